@@ -1,0 +1,192 @@
+# madpost: golden C models, RTL and lockstep testbenches of transputer-era router chips.
+# `make run` is the main job, `make test` the full test suite (both install missing packages).
+# Every generated file goes under build/ or waves/.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+comma := ,
+
+BUILD   ?= build
+CC      ?= cc
+JOBS    ?= 2
+OPT     ?= -O2
+CWARN   := -std=c11 -Wall -Wextra -Werror -g
+CFLAGS  ?=
+ALLCFLAGS := $(CWARN) $(OPT) -Iinclude $(CFLAGS)
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+CMODEL_SRC := $(wildcard cmodel/*.c)
+CMODEL_HDR := $(wildcard include/*.h cmodel/*.h)
+LIB        := $(BUILD)/lib/libmadpost.a
+LIB_SAN    := $(BUILD)/san/libmadpost.a
+
+# ---- The DS-Link RTL under test: point these at your own RTL with the same ports --------------
+DSLINK_RTL      ?= rtl/dslink_fifo.sv rtl/dslink_rx.sv rtl/dslink_tx.sv rtl/dslink_fsm.sv rtl/dslink.sv
+DSLINK_TOP      ?= dslink
+# Parameters for both sides, e.g. DSLINK_PARAMS=BitPeriod=3,RxDepth=64
+DSLINK_PARAMS   ?=
+# 0 compares outputs only (for RTL without the dbg_*_o register observation ports)
+DSLINK_CMP_REGS ?= 1
+# 1 compiles Verilator's full internal trace in (switched on at run time by --trace-full)
+TRACE           ?= 1
+
+MADPOST_DSLINK_RTL := $(DSLINK_RTL)
+VL_TAG := $(if $(DSLINK_PARAMS),_$(subst $(comma),_,$(subst =,,$(DSLINK_PARAMS))))
+VL_DIR ?= $(BUILD)/vl/dslink$(VL_TAG)
+LOCKSTEP := $(VL_DIR)/Vdslink
+
+.PHONY: all deps lib run test test-unit test-lockstep test-bp3 lint synth check-ports mutants \
+        figures soak clean help
+
+all: lib $(BUILD)/madpost $(LOCKSTEP)
+
+help:
+	@echo "make run        main job: DS-Link lockstep run with waves, then the link figures"
+	@echo "make test       everything below that CI runs (unit, sanitizers, lint, synth, ports,"
+	@echo "                lockstep directed + random, mutants, figures)"
+	@echo "make soak       long random lockstep runs (SOAK_CYCLES, SOAK_SEEDS)"
+	@echo "make figures    measure the link figures and print the table for docs/dslink.md"
+	@echo "DSLINK_RTL=... DSLINK_TOP=... DSLINK_PARAMS=... DSLINK_CMP_REGS=0|1  select the RTL"
+
+deps:
+	@scripts/deps.sh
+
+# ---- C model library and tools ------------------------------------------------------------------
+$(BUILD)/lib/%.o: cmodel/%.c $(CMODEL_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) -c $< -o $@
+
+$(BUILD)/san/%.o: cmodel/%.c $(CMODEL_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) $(SANFLAGS) -c $< -o $@
+
+$(LIB): $(patsubst cmodel/%.c,$(BUILD)/lib/%.o,$(CMODEL_SRC))
+	ar rcs $@ $^
+
+$(LIB_SAN): $(patsubst cmodel/%.c,$(BUILD)/san/%.o,$(CMODEL_SRC))
+	ar rcs $@ $^
+
+lib: $(LIB)
+
+$(BUILD)/madpost: tools/madpost.c $(LIB) $(CMODEL_HDR)
+	$(CC) $(ALLCFLAGS) $< $(LIB) -lm -o $@
+
+$(BUILD)/mutgen: tools/mutgen.c
+	$(CC) $(ALLCFLAGS) $< -o $@
+
+# ---- Unit tests (cmocka), plain and under ASan + UBSan ------------------------------------------
+UNIT_TESTS := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
+
+$(BUILD)/tests/%: tests/%.c $(LIB) $(CMODEL_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) $< $(LIB) -lcmocka -lm -o $@
+
+$(BUILD)/tests-san/%: tests/%.c $(LIB_SAN) $(CMODEL_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) $(SANFLAGS) $< $(LIB_SAN) -lcmocka -lm -o $@
+
+test-unit: $(addprefix $(BUILD)/tests/,$(UNIT_TESTS)) $(addprefix $(BUILD)/tests-san/,$(UNIT_TESTS))
+	@for t in $(UNIT_TESTS); do \
+	  echo "== unit: $$t"; MADPOST_ROOT=$(CURDIR) $(BUILD)/tests/$$t || exit 1; \
+	  echo "== unit (asan+ubsan): $$t"; MADPOST_ROOT=$(CURDIR) $(BUILD)/tests-san/$$t || exit 1; \
+	done
+
+# ---- RTL: lint, synthesis, port check -------------------------------------------------------------
+lint:
+	verilator --lint-only -Wall --top-module $(DSLINK_TOP) $(DSLINK_RTL)
+	verilator --lint-only -Wall --top-module $(DSLINK_TOP) -GBitPeriod=3 -GRxDepth=64 -GTxDepth=2 $(DSLINK_RTL)
+	@echo "lint: verilator -Wall clean"
+
+synth: $(BUILD)/synth/dslink.log
+$(BUILD)/synth/dslink.log: $(DSLINK_RTL)
+	@mkdir -p $(@D)
+	yosys -q -l $@ -p 'read_verilog -sv $(DSLINK_RTL); synth -top $(DSLINK_TOP); tee -o $(BUILD)/synth/dslink.stat stat'
+	@echo "synth: dslink $$(awk '/Number of cells/ {n=$$4} END {print n}' $(BUILD)/synth/dslink.stat) cells (yosys synth, default parameters)"
+
+check-ports: $(BUILD)/portlist
+	@scripts/check_ports.sh $(BUILD)/portlist $(DSLINK_TOP) $(DSLINK_RTL)
+
+$(BUILD)/portlist: tools/portlist.c include/dslink_ports.h
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) $< -o $@
+
+# ---- Lockstep (Verilator) ------------------------------------------------------------------------
+VL_FLAGS := --cc --exe --build -j $(JOBS) --prefix Vdslink --top-module $(DSLINK_TOP) \
+            -Wno-fatal -O3 --x-assign fast --x-initial fast $(if $(filter 1,$(TRACE)),--trace)
+VL_CFLAGS := -O2 -I$(CURDIR)/include -I$(CURDIR)/tb -DDSLINK_GPARAMS='\"$(DSLINK_PARAMS)\"' \
+             -DLOCKSTEP_CMP_REGS=$(DSLINK_CMP_REGS)
+
+$(VL_DIR)/config.stamp: FORCE
+	@mkdir -p $(@D)
+	@echo '$(DSLINK_RTL) $(DSLINK_TOP) $(DSLINK_PARAMS) $(DSLINK_CMP_REGS) $(TRACE)' | cmp -s - $@ || \
+	  echo '$(DSLINK_RTL) $(DSLINK_TOP) $(DSLINK_PARAMS) $(DSLINK_CMP_REGS) $(TRACE)' > $@
+
+$(LOCKSTEP): $(VL_DIR)/config.stamp tb/dslink_lockstep.cpp tb/lockstep.h $(LIB) $(CMODEL_HDR) $(DSLINK_RTL)
+	@echo "== verilator: building $(DSLINK_TOP) lockstep in $(VL_DIR)"
+	verilator $(VL_FLAGS) -Mdir $(VL_DIR) $(addprefix -G,$(subst $(comma), ,$(DSLINK_PARAMS))) \
+	  -CFLAGS "$(VL_CFLAGS)" -LDFLAGS "$(CURDIR)/$(LIB)" \
+	  $(DSLINK_RTL) tb/dslink_lockstep.cpp > $(VL_DIR)/build.log 2>&1 || \
+	  { tail -40 $(VL_DIR)/build.log; exit 1; }
+
+lockstep: $(LOCKSTEP)
+
+DIRECTED := startup packets credit parity escape disconnect credit_rx credit_tx proto timeout cut \
+            abort link_en
+RANDOM_CYCLES ?= 300000
+RANDOM_SEEDS  ?= 1 2
+FAULT_SEEDS   ?= 3 4
+
+test-lockstep: $(LOCKSTEP)
+	@set -e; for t in $(DIRECTED); do $(LOCKSTEP) --test $$t --seed 1 | tail -1; done
+	@set -e; for s in $(RANDOM_SEEDS); do $(LOCKSTEP) --test random --seed $$s --cycles $(RANDOM_CYCLES) | tail -1; done
+	@set -e; for s in $(FAULT_SEEDS); do $(LOCKSTEP) --test faults --seed $$s --cycles $(RANDOM_CYCLES); done
+
+# The same suite with a bit period of 3 cycles (a second RTL build).
+test-bp3:
+	@$(MAKE) --no-print-directory test-lockstep DSLINK_PARAMS=BitPeriod=3 RANDOM_CYCLES=150000 \
+	  RANDOM_SEEDS=5 FAULT_SEEDS=6
+
+SOAK_CYCLES ?= 20000000
+SOAK_SEEDS  ?= 101 102 103 104
+soak: $(LOCKSTEP)
+	@set -e; for s in $(SOAK_SEEDS); do \
+	  $(LOCKSTEP) --test random --seed $$s --cycles $(SOAK_CYCLES) | tail -1; \
+	  $(LOCKSTEP) --test faults --seed $$s --cycles $(SOAK_CYCLES); done
+
+# ---- Mutation check: every injected RTL bug must be caught ------------------------------------
+MUT_DIR := $(BUILD)/vl/dslink_mut
+$(MUT_DIR)/Vdslink: tb/dslink_mutants.txt $(BUILD)/mutgen tb/dslink_lockstep.cpp tb/lockstep.h $(LIB) $(DSLINK_RTL)
+	@mkdir -p $(MUT_DIR)/rtl
+	$(BUILD)/mutgen tb/dslink_mutants.txt $(MUT_DIR)/rtl $(DSLINK_RTL)
+	@echo "== verilator: building the mutant RTL in $(MUT_DIR)"
+	verilator $(filter-out --trace,$(VL_FLAGS)) -Mdir $(MUT_DIR) -CFLAGS "$(VL_CFLAGS)" \
+	  -LDFLAGS "$(CURDIR)/$(LIB)" $(addprefix $(MUT_DIR)/rtl/,$(notdir $(DSLINK_RTL))) \
+	  tb/dslink_lockstep.cpp > $(MUT_DIR)/build.log 2>&1 || { tail -40 $(MUT_DIR)/build.log; exit 1; }
+
+mutants: $(MUT_DIR)/Vdslink
+	@scripts/mutants.sh $(MUT_DIR)/Vdslink tb/dslink_mutants.txt dslink
+
+# ---- Link figures -----------------------------------------------------------------------------------
+figures: $(BUILD)/madpost
+	$(BUILD)/madpost linkbw --format markdown
+
+# ---- Top-level jobs ------------------------------------------------------------------------------
+run: deps
+	@$(MAKE) --no-print-directory $(LOCKSTEP) $(BUILD)/madpost
+	@mkdir -p waves
+	$(LOCKSTEP) --test packets --seed 7 --waves
+	$(LOCKSTEP) --test faults --seed 7 --cycles 1000000
+	$(BUILD)/madpost linkbw --format table
+
+test: deps
+	@$(MAKE) --no-print-directory test-unit
+	@$(MAKE) --no-print-directory lint synth check-ports
+	@$(MAKE) --no-print-directory test-lockstep
+	@$(MAKE) --no-print-directory test-bp3
+	@$(MAKE) --no-print-directory mutants
+	@echo "make test: all passed"
+
+clean:
+	rm -rf $(BUILD) waves/*.vcd
+
+FORCE:

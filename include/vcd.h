@@ -1,0 +1,45 @@
+/* Minimal VCD writer shared by the C models and the lockstep testbenches, so that both sides of a
+ * lockstep write identical scopes, names and time base. */
+#ifndef MADPOST_VCD_H
+#define MADPOST_VCD_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct vcd_sig {
+  char id[8];
+  uint32_t width;
+  uint64_t last;
+  int dumped;
+} vcd_sig_t;
+
+typedef struct {
+  FILE *f;
+  vcd_sig_t *sigs;
+  uint32_t nsigs, cap;
+  uint64_t time;
+  int time_written;
+  int defs_done;
+} vcd_t;
+
+/* Opens path for writing; timescale such as "1ns". Returns 0 or -1 (errno set). */
+int vcd_open(vcd_t *v, const char *path, const char *timescale);
+void vcd_scope(vcd_t *v, const char *name);
+void vcd_upscope(vcd_t *v);
+/* Declares a wire; returns its handle (index). */
+uint32_t vcd_wire(vcd_t *v, const char *name, uint32_t width);
+void vcd_enddefs(vcd_t *v);
+void vcd_time(vcd_t *v, uint64_t t);
+/* Writes the value if it changed since the last write (or was never written). */
+void vcd_val(vcd_t *v, uint32_t sig, uint64_t val);
+void vcd_flush(vcd_t *v);
+void vcd_close(vcd_t *v);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the Debian packages madpost needs, only those missing, saying what it does.
+# Called by `make run` and `make test`; safe to run again.
+set -euo pipefail
+pkgs=(build-essential verilator yosys libcmocka-dev)
+missing=()
+for p in "${pkgs[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "deps: all present (${pkgs[*]})"
+  exit 0
+fi
+echo "deps: installing ${missing[*]} from Debian"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null; then SUDO=sudo; else
+    echo "deps: need root (or sudo) to install: ${missing[*]}" >&2; exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "deps: installed ${missing[*]}"

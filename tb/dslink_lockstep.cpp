@@ -1,0 +1,827 @@
+// DS-Link lockstep testbench: two link ends (a, b) in RTL (Verilated) and in the C model, fed
+// identical inputs every cycle and compared on every output and architectural register.
+// Directed cases, seeded random traffic with wire faults, and a packet scoreboard.
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Vdslink.h"
+#include "verilated.h"
+#if VM_TRACE
+#include "verilated_vcd_c.h"
+#endif
+
+#include "dslink.h"
+#include "lockstep.h"
+#include "rng.h"
+
+#ifndef DSLINK_GPARAMS
+#define DSLINK_GPARAMS ""
+#endif
+#ifndef LOCKSTEP_CMP_REGS
+#define LOCKSTEP_CMP_REGS 1
+#endif
+
+using lockstep::Sig;
+
+namespace {
+
+[[noreturn]] void usage_error(const std::string &msg) {
+  std::fprintf(stderr, "dslink_lockstep: %s\n(try --help)\n", msg.c_str());
+  std::exit(2);
+}
+
+std::vector<Sig> make_sigs() {
+  std::vector<Sig> s;
+#define X(n, w) s.push_back({#n "_i", w, lockstep::kIn});
+  DSLINK_INPUTS(X)
+#undef X
+#define X(n, w) s.push_back({#n "_o", w, lockstep::kOut});
+  DSLINK_OUTPUTS(X)
+#undef X
+#if LOCKSTEP_CMP_REGS
+#define X(n, w) s.push_back({#n "_q", w, lockstep::kReg});
+  DSLINK_REGS(X)
+#undef X
+#endif
+  return s;
+}
+
+// Parameters the RTL was built with ("BitPeriod=3,RxDepth=64"), applied to the C model too.
+void apply_gparams(dslink_cfg_t *cfg, const char *spec) {
+  std::string s(spec);
+  size_t p = 0;
+  while (p < s.size()) {
+    size_t e = s.find(',', p);
+    if (e == std::string::npos) e = s.size();
+    std::string kv = s.substr(p, e - p);
+    p = e + 1;
+    if (kv.empty()) continue;
+    size_t eq = kv.find('=');
+    if (eq == std::string::npos) usage_error("bad parameter '" + kv + "'");
+    std::string k = kv.substr(0, eq);
+    uint32_t v = (uint32_t)std::strtoul(kv.c_str() + eq + 1, nullptr, 0);
+    bool known = false;
+#define X(rtl, field, def) \
+  if (k == #rtl) cfg->field = v, known = true;
+    DSLINK_PARAMS(X)
+#undef X
+    if (!known) usage_error("unknown DS-Link parameter '" + k + "'");
+  }
+}
+
+// One link end on both sides.
+struct End {
+  std::unique_ptr<Vdslink> rtl;
+  dslink_state_t m{};
+  dslink_in_t in{};
+  dslink_out_t mo{};
+  lockstep::Instance inst;
+};
+
+// A scripted bit-level peer for the error cases a correct link end never produces.
+struct ScriptPeer {
+  uint32_t bp = 1, tmr = 0, d = 0, s = 0, par = 0;
+  bool on = false, frozen = false, nulls = true;
+  std::deque<uint32_t> bits;
+  void push_bits(uint32_t v, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++) bits.push_back((v >> i) & 1u);
+  }
+  void data(uint32_t v, bool bad = false) {
+    uint32_t p = (par ^ 1u) ^ (bad ? 1u : 0u);
+    push_bits(p | (v & 0xffu) << 2, 10);
+    par = dslink_parity8(v);
+  }
+  void ctl(uint32_t c, bool bad = false) {
+    uint32_t p = par ^ (bad ? 1u : 0u);
+    push_bits(p | 2u | ((c >> 1) & 1u) << 2 | (c & 1u) << 3, 4);
+    par = ((c >> 1) ^ c) & 1u;
+  }
+  void null() {
+    ctl(DSLINK_CTL_ESC);
+    ctl(DSLINK_CTL_FCT);
+  }
+  void step() {
+    if (!on || frozen) return;
+    if (tmr) {
+      tmr--;
+      return;
+    }
+    tmr = bp - 1;
+    if (bits.empty() && nulls) null();
+    if (bits.empty()) return;
+    uint32_t b = bits.front();
+    bits.pop_front();
+    if (b == d) s ^= 1u;
+    d = b;
+  }
+};
+
+// Wire fault injector for one direction.
+struct Fault {
+  enum Kind { kNone, kFlipD, kFlipS, kStuckD, kStuckS, kCut } kind = kNone;
+  uint64_t until = 0;
+  uint32_t level = 0, fd = 0, fs = 0;
+  uint64_t count[6] = {};
+  void start(Kind k, uint64_t now, uint64_t len, uint32_t lvl, uint32_t d, uint32_t s) {
+    kind = k, until = now + len, level = lvl, fd = d, fs = s;
+    count[k]++;
+  }
+  void apply(uint64_t now, uint32_t *d, uint32_t *s) {
+    if (kind != kNone && now >= until) kind = kNone;
+    switch (kind) {
+      case kFlipD: *d ^= 1u; break;
+      case kFlipS: *s ^= 1u; break;
+      case kStuckD: *d = level; break;
+      case kStuckS: *s = level; break;
+      case kCut: *d = fd, *s = fs; break;
+      default: break;
+    }
+  }
+  bool active() const { return kind != kNone; }
+};
+
+// Packet source and checker for one direction: payloads carry their sequence number, so a
+// received packet can be matched to the packet sent, and merging or damage shows.
+struct Packet {
+  uint32_t seq;
+  std::vector<uint8_t> bytes;
+  uint32_t end;  // EOP, EOM or ERR
+};
+
+uint8_t payload(uint32_t seq, size_t i) {
+  return i == 0 ? (uint8_t)seq : (uint8_t)(seq * 37u + (uint32_t)i * 11u + 5u);
+}
+
+struct Flow {
+  std::string name;
+  rng_t rng{};
+  uint32_t seq = 0;
+  Packet cur{};
+  size_t pos = 0;
+  bool have = false;
+  uint32_t valid_pct = 100, abort_pm = 0, maxlen = 64, longlen = 0;
+  std::deque<Packet> sent;
+  Packet rx{};
+  uint64_t n_sent = 0, n_ok = 0, n_cut = 0, n_lost = 0, n_bad = 0, bytes_ok = 0;
+  bool strict = true;
+  std::string first_error;
+
+  void new_packet() {
+    cur.seq = seq++ & 0xffu;
+    size_t len = 1 + rng_below(&rng, maxlen);
+    if (longlen && rng_chance(&rng, 1, 50)) len = longlen;
+    cur.bytes.resize(len);
+    for (size_t i = 0; i < len; i++) cur.bytes[i] = payload(cur.seq, i);
+    cur.end = rng_chance(&rng, 1, 4) ? DSLINK_KIND_EOM : DSLINK_KIND_EOP;
+    if (abort_pm && rng_chance(&rng, abort_pm, 1000)) cur.end = DSLINK_KIND_ERR;
+    pos = 0;
+    have = true;
+  }
+  // Offer this cycle's token (if any) on in.
+  void offer(dslink_in_t *in) {
+    if (!have) new_packet();
+    in->tx_valid = rng_chance(&rng, valid_pct, 100);
+    if (pos < cur.bytes.size()) {
+      in->tx_kind = DSLINK_KIND_DATA;
+      in->tx_data = cur.bytes[pos];
+    } else {
+      in->tx_kind = cur.end;
+      in->tx_data = 0;
+    }
+  }
+  void accepted() {
+    if (pos++ == cur.bytes.size()) {
+      sent.push_back(cur);
+      n_sent++;
+      have = false;
+    }
+  }
+  void fail(uint64_t cycle, const std::string &what) {
+    n_bad++;
+    if (first_error.empty())
+      first_error = name + " cycle " + std::to_string(cycle) + ": " + what;
+  }
+  void received(uint64_t cycle, uint32_t kind, uint32_t data) {
+    if (kind == DSLINK_KIND_DATA) {
+      rx.bytes.push_back((uint8_t)data);
+      return;
+    }
+    rx.end = kind;
+    if (rx.bytes.empty()) {
+      fail(cycle, std::string("empty packet ended by ") + dslink_kind_name(kind));
+    } else {
+      uint32_t seq = rx.bytes[0];
+      size_t k = 0;
+      while (k < sent.size() && k < 8 && sent[k].seq != seq) k++;
+      if (k == sent.size() || k == 8) {
+        fail(cycle, "packet with unknown sequence " + std::to_string(seq));
+      } else {
+        n_lost += k;
+        sent.erase(sent.begin(), sent.begin() + (long)k);
+        const Packet &p = sent.front();
+        bool prefix = rx.bytes.size() <= p.bytes.size() &&
+                      std::equal(rx.bytes.begin(), rx.bytes.end(), p.bytes.begin());
+        if (kind == DSLINK_KIND_ERR) {
+          if (prefix)
+            n_cut++;
+          else
+            fail(cycle, "cut packet is not a prefix of packet " + std::to_string(p.seq));
+        } else if (prefix && rx.bytes.size() == p.bytes.size() && p.end == kind) {
+          n_ok++;
+          bytes_ok += rx.bytes.size();
+        } else {
+          fail(cycle, "packet " + std::to_string(p.seq) + " damaged or merged (" +
+                          std::to_string(rx.bytes.size()) + " bytes, " + dslink_kind_name(kind) +
+                          ", sent " + std::to_string(p.bytes.size()) + " bytes, " +
+                          dslink_kind_name(p.end) + ")");
+        }
+        sent.pop_front();
+      }
+    }
+    rx = Packet{};
+  }
+};
+
+struct Options {
+  std::string test = "random";
+  uint64_t seed = 1;
+  uint64_t cycles = 200000;
+  bool waves = false, trace_full = false, list = false;
+  std::string wave_dir = "waves";
+};
+
+class Tb {
+ public:
+  Tb(const Options &o, VerilatedContext *ctx) : o_(o), h_("dslink", o.seed, o.test), ctx_(ctx) {
+    dslink_cfg_default(&cfg_);
+    apply_gparams(&cfg_, DSLINK_GPARAMS);
+    char err[200];
+    if (dslink_cfg_check(&cfg_, err, sizeof err)) usage_error(err);
+    sigs_ = make_sigs();
+    const char *names[2] = {"a", "b"};
+    for (int i = 0; i < 2; i++) {
+      e_[i].rtl = std::make_unique<Vdslink>(ctx_, names[i]);
+      e_[i].inst.scope = names[i];
+      e_[i].inst.sigs = &sigs_;
+      e_[i].inst.rtl.assign(sigs_.size(), 0);
+      e_[i].inst.model.assign(sigs_.size(), 0);
+      h_.add(&e_[i].inst);
+      dslink_reset(&cfg_, &e_[i].m);
+    }
+    rng_seed(&rng_, o.seed, 0);
+    flow_[0].name = "a->b";
+    flow_[1].name = "b->a";
+    rng_seed(&flow_[0].rng, o.seed, 1);
+    rng_seed(&flow_[1].rng, o.seed, 2);
+    peer_.bp = cfg_.bit_period;
+  }
+
+  int open_waves() {
+    if (o_.waves && h_.open_waves(o_.wave_dir)) return -1;
+#if VM_TRACE
+    if (o_.trace_full) {
+      ctx_->traceEverOn(true);
+      for (int i = 0; i < 2; i++) {
+        tfp_[i] = std::make_unique<VerilatedVcdC>();
+        e_[i].rtl->trace(tfp_[i].get(), 99);
+        std::string p = o_.wave_dir + "/dslink_" + o_.test + "_s" + std::to_string(o_.seed) + "_" +
+                        (i ? "b" : "a") + ".rtl-full.vcd";
+        tfp_[i]->open(p.c_str());
+      }
+    }
+#else
+    if (o_.trace_full) usage_error("--trace-full needs a build with TRACE=1");
+#endif
+    return 0;
+  }
+
+  void reset() {
+    for (End &e : e_) {
+      e.rtl->clk_i = 0;
+      e.rtl->rst_ni = 0;
+      e.rtl->eval();
+      e.rtl->rst_ni = 1;
+      e.rtl->eval();
+    }
+  }
+
+  // One clock cycle: stimulus, compare, advance both sides. stim fills e_[i].in.
+  void cycle(const std::function<void()> &stim) {
+    for (End &e : e_) dslink_outputs(&cfg_, &e.m, &e.mo);
+    for (End &e : e_) e.in = dslink_in_t{};
+    stim();
+    for (End &e : e_) {
+      collect_rtl(e);
+      collect_model(e);
+    }
+    if (h_.check(cyc_)) {
+      h_.flush();
+#if VM_TRACE
+      for (auto &t : tfp_)
+        if (t) t->flush();
+#endif
+      std::printf("dslink: FAILED test %s seed %" PRIu64 " at cycle %" PRIu64 "\n", o_.test.c_str(),
+                  o_.seed, cyc_);
+      std::exit(1);
+    }
+    for (End &e : e_) {
+#define X(n, w) e.rtl->n##_i = e.in.n;
+      DSLINK_INPUTS(X)
+#undef X
+      e.rtl->clk_i = 0;
+      e.rtl->eval();
+    }
+    dump_full(cyc_ * lockstep::kPeriod);
+    for (End &e : e_) {
+      dslink_next_t nx;
+      if (dslink_eval(&cfg_, &e.m, &e.in, &e.mo, &nx, nullptr))
+        fatal("C model invariant broken");
+      dslink_clock(&e.m, &nx);
+      e.rtl->clk_i = 1;
+      e.rtl->eval();
+    }
+    dump_full(cyc_ * lockstep::kPeriod + lockstep::kPeriod / 2);
+    cyc_++;
+  }
+
+  // Back-to-back wiring through the fault injectors, with traffic on both packet interfaces.
+  void link_stim(bool traffic, uint32_t rx_ready_pct) {
+    uint32_t ad = e_[0].mo.d, as = e_[0].mo.s, bd = e_[1].mo.d, bs = e_[1].mo.s;
+    fault_[0].apply(cyc_, &ad, &as);
+    fault_[1].apply(cyc_, &bd, &bs);
+    e_[1].in.d = ad, e_[1].in.s = as;
+    e_[0].in.d = bd, e_[0].in.s = bs;
+    for (int i = 0; i < 2; i++) {
+      e_[i].in.link_en = link_en_[i];
+      e_[i].in.rx_ready = rng_chance(&rng_, rx_ready_pct, 100);
+      if (traffic) flow_[i].offer(&e_[i].in);
+    }
+  }
+  // Bookkeeping after cycle(): what the packet interfaces transferred in the cycle just run.
+  void link_observe() {
+    for (int i = 0; i < 2; i++) {
+      const dslink_in_t &in = e_[i].in;
+      const dslink_out_t &out = e_[i].mo;
+      if (in.tx_valid && out.tx_ready) flow_[i].accepted();
+      if (out.rx_valid && in.rx_ready) flow_[1 - i].received(cyc_ - 1, out.rx_kind, out.rx_data);
+    }
+  }
+  void run_link(uint64_t n, bool traffic, uint32_t rx_ready_pct = 100) {
+    for (uint64_t k = 0; k < n; k++) {
+      cycle([&] { link_stim(traffic, rx_ready_pct); });
+      link_observe();
+    }
+  }
+  // Runs until both ends are in Run (or fails after limit cycles).
+  void wait_run(uint64_t limit, bool traffic = false) {
+    for (uint64_t k = 0; k < limit; k++) {
+      if (st(0) == DSLINK_ST_RUN && st(1) == DSLINK_ST_RUN) return;
+      run_link(1, traffic);
+    }
+    fatal("link did not reach Run within " + std::to_string(limit) + " cycles");
+  }
+
+  uint32_t st(int i) const { return e_[i].m.r.fsm_state; }
+  const dslink_regs_t &r(int i) const { return e_[i].m.r; }
+
+  void expect(bool ok, const std::string &what) {
+    if (!ok) fatal("check failed: " + what);
+  }
+  [[noreturn]] void fatal(const std::string &what) {
+    h_.flush();
+    std::printf("dslink: FAILED test %s seed %" PRIu64 " at cycle %" PRIu64 ": %s\n", o_.test.c_str(),
+                o_.seed, cyc_, what.c_str());
+    std::exit(1);
+  }
+
+  void finish() {
+    h_.close();
+#if VM_TRACE
+    for (auto &t : tfp_)
+      if (t) t->close();
+#endif
+    std::printf("dslink: matched %" PRIu64 " cycles (seed %" PRIu64 ")\n", cyc_, o_.seed);
+  }
+
+  const Options &o_;
+  dslink_cfg_t cfg_{};
+  lockstep::Harness h_;
+  VerilatedContext *ctx_;
+  std::vector<Sig> sigs_;
+  End e_[2];
+  Flow flow_[2];
+  Fault fault_[2];
+  ScriptPeer peer_;
+  rng_t rng_{};
+  uint32_t link_en_[2] = {1, 1};
+  uint64_t cyc_ = 0;
+#if VM_TRACE
+  std::unique_ptr<VerilatedVcdC> tfp_[2];
+#endif
+
+ private:
+  void collect_rtl(End &e) {
+    std::vector<uint64_t> &v = e.inst.rtl;
+    size_t i = 0;
+#define X(n, w) v[i++] = e.in.n;
+    DSLINK_INPUTS(X)
+#undef X
+#define X(n, w) v[i++] = e.rtl->n##_o;
+    DSLINK_OUTPUTS(X)
+#undef X
+#if LOCKSTEP_CMP_REGS
+#define X(n, w) v[i++] = e.rtl->dbg_##n##_o;
+    DSLINK_REGS(X)
+#undef X
+#endif
+  }
+  void collect_model(End &e) {
+    std::vector<uint64_t> &v = e.inst.model;
+    size_t i = 0;
+#define X(n, w) v[i++] = e.in.n;
+    DSLINK_INPUTS(X)
+#undef X
+#define X(n, w) v[i++] = e.mo.n;
+    DSLINK_OUTPUTS(X)
+#undef X
+#if LOCKSTEP_CMP_REGS
+#define X(n, w) v[i++] = e.m.r.n;
+    DSLINK_REGS(X)
+#undef X
+#endif
+  }
+  void dump_full(uint64_t t) {
+#if VM_TRACE
+    for (auto &tf : tfp_)
+      if (tf) tf->dump(t);
+#else
+    (void)t;
+#endif
+  }
+};
+
+// ---- Directed cases --------------------------------------------------------------------------
+
+// a listens to the scripted peer, b listens to a; only a's behaviour is checked by the script.
+void script_stim(Tb &tb, uint32_t a_link_en = 1) {
+  tb.peer_.step();
+  tb.e_[0].in.d = tb.peer_.d, tb.e_[0].in.s = tb.peer_.s;
+  tb.e_[1].in.d = tb.e_[0].mo.d, tb.e_[1].in.s = tb.e_[0].mo.s;
+  tb.e_[0].in.link_en = a_link_en;
+  tb.e_[1].in.link_en = 0;
+  tb.e_[0].in.rx_ready = 1;
+  tb.e_[1].in.rx_ready = 1;
+}
+void run_script(Tb &tb, uint64_t n, uint32_t a_link_en = 1) {
+  for (uint64_t k = 0; k < n; k++) tb.cycle([&] { script_stim(tb, a_link_en); });
+}
+void run_script_until(Tb &tb, uint32_t state, uint64_t limit, uint32_t a_link_en = 1) {
+  for (uint64_t k = 0; k < limit && tb.st(0) != state; k++) run_script(tb, 1, a_link_en);
+  tb.expect(tb.st(0) == state, std::string("end a reaches ") + dslink_state_name(state));
+}
+// Scripted peer brings end a to Run: NULLs, then one FCT once a is Connecting.
+void script_to_run(Tb &tb) {
+  tb.peer_.on = true;
+  run_script_until(tb, DSLINK_ST_CONNECTING, 600);
+  tb.peer_.ctl(DSLINK_CTL_FCT);
+  run_script_until(tb, DSLINK_ST_RUN, 100);
+}
+void drain_script(Tb &tb) {
+  for (int k = 0; k < 400 && !tb.peer_.bits.empty(); k++) run_script(tb, 1);
+  run_script(tb, 4 * tb.cfg_.bit_period);
+}
+
+void t_startup(Tb &tb) {
+  uint64_t t0 = tb.cyc_;
+  tb.expect(tb.st(0) == DSLINK_ST_ERROR_RESET, "starts in ErrorReset");
+  tb.wait_run(1000);
+  std::printf("dslink: startup: both ends in Run after %" PRIu64 " cycles\n", tb.cyc_ - t0);
+  tb.run_link(500, false);
+  for (int i = 0; i < 2; i++)
+    tb.expect(tb.st(i) == DSLINK_ST_RUN && tb.r(i).cnt_par_err + tb.r(i).cnt_disc_err +
+                                                   tb.r(i).cnt_esc_err + tb.r(i).cnt_cred_err +
+                                                   tb.r(i).cnt_proto_err + tb.r(i).cnt_tmo_err ==
+                                               0,
+              "idle link stays up without errors");
+  tb.expect(tb.r(0).tx_credit == tb.cfg_.rx_depth, "full credit on an idle link");
+}
+
+void t_packets(Tb &tb) {
+  tb.wait_run(1000);
+  for (int i = 0; i < 2; i++) {
+    tb.flow_[i].maxlen = 40;
+    tb.flow_[i].longlen = 2000;
+  }
+  tb.run_link(60000, true);
+  tb.run_link(3000, false);
+  for (int i = 0; i < 2; i++) {
+    const Flow &f = tb.flow_[i];
+    tb.expect(f.n_bad == 0, f.first_error);
+    tb.expect(f.n_ok == f.n_sent && f.n_lost == 0 && f.n_cut == 0 && f.n_ok > 100,
+              f.name + " delivers every packet intact");
+  }
+}
+
+void t_credit(Tb &tb) {
+  tb.wait_run(1000);
+  tb.flow_[0].maxlen = 200;
+  // b never reads: a must stop after exactly RxDepth normal tokens.
+  tb.run_link(3000, true, 0);
+  tb.expect(tb.r(1).rxf_cnt == tb.cfg_.rx_depth, "receiver holds RxDepth tokens");
+  tb.expect(tb.r(0).tx_credit == 0 && tb.r(1).rx_credit == 0, "credit exhausted on both sides");
+  tb.expect(tb.st(0) == DSLINK_ST_RUN && tb.r(0).txf_cnt == tb.cfg_.tx_depth,
+            "sender blocked with a full transmit FIFO, link still up");
+  tb.run_link(20000, true, 30);
+  tb.run_link(3000, false, 100);
+  tb.expect(tb.flow_[0].n_bad == 0 && tb.flow_[0].n_ok == tb.flow_[0].n_sent,
+            "everything delivered after the stall");
+}
+
+void t_parity(Tb &tb) {
+  script_to_run(tb);
+  for (int k = 0; k < 5; k++) tb.peer_.data(0x40u + (uint32_t)k);
+  tb.peer_.data(0x55, true);
+  drain_script(tb);
+  tb.expect(tb.r(0).cnt_par_err == 1, "one parity error");
+  tb.expect(tb.e_[0].m.r.rxf_cnt >= 1, "data before the error is kept");
+}
+
+void t_escape(Tb &tb) {
+  script_to_run(tb);
+  tb.peer_.data(0x12);
+  tb.peer_.ctl(DSLINK_CTL_ESC);
+  tb.peer_.ctl(DSLINK_CTL_EOP);
+  drain_script(tb);
+  tb.expect(tb.r(0).cnt_esc_err == 1, "one escape error");
+}
+
+void t_disconnect(Tb &tb) {
+  script_to_run(tb);
+  tb.peer_.frozen = true;
+  run_script(tb, tb.cfg_.disconnect_cycles + 4);
+  tb.expect(tb.r(0).cnt_disc_err == 1, "one disconnect error");
+  tb.expect(tb.st(0) == DSLINK_ST_ERROR_RESET, "link reset");
+}
+
+void t_credit_rx(Tb &tb) {
+  script_to_run(tb);
+  run_script(tb, 200);  // let a grant all its credit
+  tb.expect(tb.r(0).rx_credit == tb.cfg_.rx_depth, "a granted RxDepth credit");
+  for (uint32_t k = 0; k <= tb.cfg_.rx_depth; k++) tb.peer_.data(k);
+  drain_script(tb);
+  tb.expect(tb.r(0).cnt_cred_err == 1, "one credit error for the token beyond credit");
+  tb.expect(tb.r(0).rxf_cnt == tb.cfg_.rx_depth + 1, "RxDepth tokens and the ERR marker kept");
+}
+
+void t_credit_tx(Tb &tb) {
+  script_to_run(tb);
+  for (uint32_t k = 0; k < tb.cfg_.tx_credit_max / 8; k++) tb.peer_.ctl(DSLINK_CTL_FCT);
+  drain_script(tb);
+  tb.expect(tb.r(0).cnt_cred_err == 1, "an FCT beyond TxCreditMax is a credit error");
+}
+
+void t_proto(Tb &tb) {
+  // FCT while a waits in Ready (link_en = 0) after it has seen NULLs.
+  tb.peer_.on = true;
+  run_script_until(tb, DSLINK_ST_READY, 600, 0);
+  run_script(tb, 50, 0);
+  tb.peer_.ctl(DSLINK_CTL_FCT);
+  for (int k = 0; k < 40; k++) run_script(tb, 1, 0);
+  tb.expect(tb.r(0).cnt_proto_err == 1, "FCT in Ready is a protocol error");
+  // Data while Connecting.
+  run_script_until(tb, DSLINK_ST_CONNECTING, 1000);
+  tb.peer_.data(0x77);
+  drain_script(tb);
+  tb.expect(tb.r(0).cnt_proto_err == 2, "data in Connecting is a protocol error");
+}
+
+void t_timeout(Tb &tb) {
+  // Peer silent: a reaches Started and times out; then, with NULLs but no FCT, Connecting times out.
+  run_script_until(tb, DSLINK_ST_STARTED, 600);
+  run_script(tb, tb.cfg_.timeout_cycles + 2);
+  tb.expect(tb.r(0).cnt_tmo_err == 1, "Started times out");
+  tb.peer_.on = true;
+  run_script_until(tb, DSLINK_ST_CONNECTING, 1000);
+  run_script(tb, tb.cfg_.timeout_cycles + 2);
+  tb.expect(tb.r(0).cnt_tmo_err == 2, "Connecting times out");
+}
+
+void t_cut(Tb &tb) {
+  tb.wait_run(1000);
+  tb.flow_[0].maxlen = 1;
+  tb.flow_[0].longlen = 400;
+  // Send one long packet, cut a->b in its middle.
+  tb.flow_[0].cur = Packet{};
+  tb.flow_[0].new_packet();
+  tb.flow_[0].cur.bytes.resize(400);
+  for (size_t i = 0; i < 400; i++) tb.flow_[0].cur.bytes[i] = payload(tb.flow_[0].cur.seq, i);
+  tb.flow_[0].cur.end = DSLINK_KIND_EOP;
+  tb.run_link(1500, true);
+  tb.fault_[0].start(Fault::kCut, tb.cyc_, 300, 0, tb.e_[0].mo.d, tb.e_[0].mo.s);
+  tb.run_link(400, true);
+  tb.wait_run(2000, true);
+  tb.run_link(20000, true);
+  tb.run_link(3000, false);
+  const Flow &f = tb.flow_[0];
+  tb.expect(tb.r(1).cnt_rx_cut == 1 && f.n_cut == 1, "receiver closed the cut packet with ERR");
+  tb.expect(tb.r(0).cnt_tx_spill == 1, "sender spilled the rest of the cut packet");
+  tb.expect(f.n_bad == 0 && f.n_ok + 1 == f.n_sent, "every other packet intact, none merged");
+}
+
+void t_abort(Tb &tb) {
+  tb.wait_run(1000);
+  tb.flow_[0].maxlen = 30;
+  tb.flow_[0].abort_pm = 100;
+  tb.flow_[1].maxlen = 30;
+  uint64_t t_end = tb.cyc_ + 40000;
+  while (tb.cyc_ < t_end) tb.run_link(1, true);
+  tb.flow_[0].abort_pm = 0;
+  tb.run_link(3000, true);
+  tb.run_link(3000, false);
+  const Flow &f = tb.flow_[0];
+  tb.expect(f.n_bad == 0 && tb.flow_[1].n_bad == 0, f.first_error + tb.flow_[1].first_error);
+  tb.expect(f.n_cut > 0 && tb.r(1).cnt_rx_cut == f.n_cut, "aborted packets arrive cut");
+  tb.expect(tb.r(0).cnt_par_err + tb.r(1).cnt_par_err == 0, "no parity error from an abort");
+}
+
+void t_link_en(Tb &tb) {
+  tb.wait_run(1000);
+  tb.run_link(2000, true);
+  tb.link_en_[0] = 0;
+  tb.run_link(50, true);
+  tb.expect(tb.st(0) != DSLINK_ST_RUN && tb.st(1) != DSLINK_ST_RUN, "link_en=0 takes the link down");
+  tb.run_link(1000, true);
+  tb.expect(tb.st(0) == DSLINK_ST_READY, "disabled end waits in Ready");
+  tb.link_en_[0] = 1;
+  tb.wait_run(2000, true);
+  tb.run_link(5000, true);
+  tb.run_link(3000, false);
+  for (int i = 0; i < 2; i++) tb.expect(tb.flow_[i].n_bad == 0, tb.flow_[i].first_error);
+}
+
+// ---- Random traffic with wire faults -------------------------------------------------------
+
+void t_random(Tb &tb, bool faults) {
+  rng_t &g = tb.rng_;
+  for (int i = 0; i < 2; i++) {
+    tb.flow_[i].maxlen = 1 + rng_below(&g, 80);
+    tb.flow_[i].longlen = 300;
+    tb.flow_[i].valid_pct = 30 + rng_below(&g, 71);
+    tb.flow_[i].abort_pm = faults ? 2 : 0;
+  }
+  const uint32_t ready_pct = 40 + rng_below(&g, 61);
+  const uint64_t total = tb.o_.cycles, tail = total / 5, fault_end = tb.cyc_ + total - tail;
+  uint64_t resets = 0;
+  while (tb.cyc_ < fault_end) {
+    if (faults) {
+      for (int w = 0; w < 2; w++) {
+        Fault &f = tb.fault_[w];
+        if (f.active() || !rng_chance(&g, 1, 3000)) continue;
+        const dslink_out_t &o = tb.e_[w].mo;
+        switch (rng_below(&g, 6)) {
+          case 0:
+          case 1: f.start(rng_chance(&g, 1, 2) ? Fault::kFlipD : Fault::kFlipS, tb.cyc_, 1, 0, 0, 0); break;
+          case 2: f.start(Fault::kStuckD, tb.cyc_, 2 + rng_below(&g, 40), rng_below(&g, 2), 0, 0); break;
+          case 3: f.start(Fault::kStuckS, tb.cyc_, 2 + rng_below(&g, 40), rng_below(&g, 2), 0, 0); break;
+          default: f.start(Fault::kCut, tb.cyc_, 10 + rng_below(&g, 400), 0, o.d, o.s); break;
+        }
+      }
+    }
+    if (rng_chance(&g, 1, 200000)) tb.link_en_[rng_below(&g, 2)] ^= 1u;
+    if (tb.link_en_[0] == 0 && rng_chance(&g, 1, 2000)) tb.link_en_[0] = 1;
+    if (tb.link_en_[1] == 0 && rng_chance(&g, 1, 2000)) tb.link_en_[1] = 1;
+    bool was_run = tb.st(1) == DSLINK_ST_RUN;
+    tb.run_link(1, true, ready_pct);
+    if (was_run && tb.st(1) != DSLINK_ST_RUN) resets++;
+  }
+  // Clean tail: the link must come back by itself and carry traffic intact.
+  tb.link_en_[0] = tb.link_en_[1] = 1;
+  for (int i = 0; i < 2; i++) tb.flow_[i].abort_pm = 0;
+  uint64_t ok_before[2] = {tb.flow_[0].n_ok, tb.flow_[1].n_ok};
+  uint64_t bad_before[2] = {tb.flow_[0].n_bad, tb.flow_[1].n_bad};
+  tb.wait_run(5000, true);
+  uint64_t t_up = tb.cyc_;
+  while (tb.cyc_ < fault_end + tail) tb.run_link(1, true, ready_pct);
+  tb.run_link(4000, false, 100);
+  for (int i = 0; i < 2; i++) {
+    const Flow &f = tb.flow_[i];
+    std::printf("dslink: %s sent %" PRIu64 " ok %" PRIu64 " cut %" PRIu64 " lost %" PRIu64
+                " damaged %" PRIu64 "\n",
+                f.name.c_str(), f.n_sent, f.n_ok, f.n_cut, f.n_lost, f.n_bad);
+    tb.expect(f.sent.empty() && !f.have ? true : f.sent.size() <= 1, f.name + " nothing left undelivered after the drain");
+    tb.expect(f.n_ok > ok_before[i], f.name + " carries traffic after the faults");
+    if (!faults) {
+      tb.expect(f.n_bad == 0 && f.n_lost == 0 && f.n_cut == 0 && f.n_ok == f.n_sent,
+                f.name + " clean link delivers every packet intact: " + f.first_error);
+    } else {
+      tb.expect(f.n_bad == bad_before[i], f.name + " no damage after the faults end: " + f.first_error);
+    }
+  }
+  if (faults) {
+    uint64_t nf = 0;
+    for (auto &f : tb.fault_)
+      for (int k = 1; k < 6; k++) nf += f.count[k];
+    uint64_t errs = 0;
+    for (int i = 0; i < 2; i++)
+      errs += tb.r(i).cnt_par_err + tb.r(i).cnt_esc_err + tb.r(i).cnt_disc_err +
+              tb.r(i).cnt_cred_err + tb.r(i).cnt_proto_err + tb.r(i).cnt_tmo_err;
+    std::printf("dslink: %" PRIu64 " wire faults, %" PRIu64 " link errors, %" PRIu64
+                " link drops, up again %" PRIu64 " cycles into the clean tail\n",
+                nf, errs, resets, t_up - fault_end);
+    tb.expect(nf > 0 && errs > 0, "faults were injected and detected");
+  }
+}
+
+struct TestDef {
+  const char *name;
+  std::function<void(Tb &)> fn;
+  const char *what;
+};
+
+const std::vector<TestDef> &tests() {
+  static const std::vector<TestDef> t = {
+      {"startup", t_startup, "both ends from reset to Run, idle link stays up"},
+      {"packets", t_packets, "random packets 1..40 bytes and 2000-byte packets, EOP/EOM, both ways"},
+      {"credit", t_credit, "receiver stalls: sender stops after RxDepth tokens, resumes"},
+      {"parity", t_parity, "scripted peer sends a token with bad parity"},
+      {"escape", t_escape, "scripted peer sends ESC EOP"},
+      {"disconnect", t_disconnect, "scripted peer stops toggling"},
+      {"credit_rx", t_credit_rx, "scripted peer sends more tokens than credit"},
+      {"credit_tx", t_credit_tx, "scripted peer grants credit beyond TxCreditMax"},
+      {"proto", t_proto, "FCT in Ready, data in Connecting"},
+      {"timeout", t_timeout, "Started and Connecting timeouts"},
+      {"cut", t_cut, "wire cut in a long packet: ERR at the receiver, spill at the sender"},
+      {"abort", t_abort, "ERR written on tx takes the link down and cuts the packet"},
+      {"link_en", t_link_en, "link_en low takes the link down, high brings it back"},
+      {"random", [](Tb &tb) { t_random(tb, false); }, "random traffic and back-pressure, clean wires"},
+      {"faults", [](Tb &tb) { t_random(tb, true); }, "random traffic with bit flips, stuck and cut wires"},
+  };
+  return t;
+}
+
+void help() {
+  std::printf(
+      "usage: dslink_lockstep [--test NAME] [--seed S] [--cycles N] [--waves] [--wave-dir D]\n"
+      "                       [--trace-full] [--list] [+mutant=K]\n"
+      "Runs the DS-Link RTL and C model in lockstep. --cycles applies to random and faults.\n");
+}
+
+Options parse(int argc, char **argv) {
+  Options o;
+  for (int i = 1; i < argc; i++) {
+    std::string a = argv[i];
+    auto val = [&](const char *what) -> std::string {
+      if (i + 1 >= argc) usage_error(a + " needs " + what);
+      return argv[++i];
+    };
+    auto num = [&](const char *what) -> uint64_t {
+      std::string v = val(what);
+      char *end = nullptr;
+      unsigned long long n = std::strtoull(v.c_str(), &end, 0);
+      if (v.empty() || *end || v[0] == '-') usage_error(a + ": '" + v + "' is not a number");
+      return n;
+    };
+    if (a == "--test") o.test = val("a test name");
+    else if (a == "--seed") o.seed = num("a seed");
+    else if (a == "--cycles") o.cycles = num("a cycle count");
+    else if (a == "--waves") o.waves = true;
+    else if (a == "--wave-dir") o.wave_dir = val("a directory");
+    else if (a == "--trace-full") o.trace_full = true;
+    else if (a == "--list") o.list = true;
+    else if (a == "--help" || a == "-h") help(), std::exit(0);
+    else if (a[0] == '+') continue;  // Verilator plusargs (+mutant=K, +verilator+...)
+    else usage_error("unknown option '" + a + "'");
+  }
+  if (o.cycles < 1000) usage_error("--cycles must be at least 1000");
+  return o;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  Options o = parse(argc, argv);
+  if (o.list) {
+    for (const TestDef &t : tests()) std::printf("%-12s %s\n", t.name, t.what);
+    return 0;
+  }
+  const TestDef *def = nullptr;
+  for (const TestDef &t : tests())
+    if (o.test == t.name) def = &t;
+  if (!def) usage_error("unknown test '" + o.test + "' (--list shows them)");
+  auto ctx = std::make_unique<VerilatedContext>();
+  ctx->commandArgs(argc, argv);
+  Tb tb(o, ctx.get());
+  if (tb.open_waves()) return 2;
+  tb.reset();
+  def->fn(tb);
+  tb.finish();
+  return 0;
+}

@@ -1,0 +1,161 @@
+// Block-independent lockstep machinery: signal tables, per-cycle compare, mismatch report with
+// input history, and paired VCDs (same writer, scopes, names and time base for RTL and model).
+#ifndef MADPOST_LOCKSTEP_H
+#define MADPOST_LOCKSTEP_H
+
+#include <cinttypes>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "vcd.h"
+
+namespace lockstep {
+
+enum Dir { kIn, kOut, kReg };
+
+struct Sig {
+  std::string name;  // RTL name: x_i, x_o or x_q
+  uint32_t width;
+  Dir dir;
+};
+
+// One cycle is 10 time units (ns): inputs change at 10n, the clock rises at 10n+5.
+constexpr uint64_t kPeriod = 10;
+
+struct Instance {
+  std::string scope;  // e.g. "a"
+  const std::vector<Sig> *sigs;
+  std::vector<uint64_t> rtl, model;  // values of this cycle, in sigs order
+  std::deque<std::vector<uint64_t>> hist;  // inputs of recent cycles
+  uint32_t vcd_rtl_base = 0, vcd_model_base = 0;
+};
+
+class Harness {
+ public:
+  Harness(std::string blk, uint64_t seed, std::string test) : blk_(blk), seed_(seed), test_(test) {}
+
+  void add(Instance *in) { inst_.push_back(in); }
+
+  // Opens waves/<blk>_<test>_s<seed>.rtl.vcd and .model.vcd with identical declarations.
+  int open_waves(const std::string &dir) {
+    std::string base = dir + "/" + blk_ + "_" + test_ + "_s" + std::to_string(seed_);
+    if (open_one(&vrtl_, base + ".rtl.vcd", true) || open_one(&vmodel_, base + ".model.vcd", false)) {
+      std::fprintf(stderr, "%s: cannot write waves under %s/\n", blk_.c_str(), dir.c_str());
+      return -1;
+    }
+    waves_ = true;
+    std::fprintf(stderr, "%s: writing %s.{rtl,model}.vcd\n", blk_.c_str(), base.c_str());
+    return 0;
+  }
+
+  // Compares outputs and registers of every instance for this cycle; dumps waves. Returns the
+  // number of differing signals (0 = match).
+  int check(uint64_t cycle) {
+    if (waves_) dump(cycle);
+    int bad = 0;
+    for (Instance *in : inst_) {
+      const std::vector<Sig> &s = *in->sigs;
+      for (size_t i = 0; i < s.size(); i++) {
+        if (s[i].dir == kIn || in->rtl[i] == in->model[i]) continue;
+        const int hex = (int)((s[i].width + 3) / 4);
+        std::printf("LOCKSTEP MISMATCH blk=%s cycle=%" PRIu64 " sig=%s.%s rtl=0x%0*" PRIx64
+                    " model=0x%0*" PRIx64 "\n",
+                    blk_.c_str(), cycle, in->scope.c_str(), s[i].name.c_str(), hex, in->rtl[i], hex,
+                    in->model[i]);
+        bad++;
+      }
+    }
+    for (Instance *in : inst_) {
+      std::vector<uint64_t> v;
+      const std::vector<Sig> &s = *in->sigs;
+      for (size_t i = 0; i < s.size(); i++)
+        if (s[i].dir == kIn) v.push_back(in->model[i]);
+      in->hist.push_back(v);
+      if (in->hist.size() > kHist) in->hist.pop_front();
+    }
+    if (bad) report_history(cycle);
+    return bad;
+  }
+
+  void flush() {
+    if (!waves_) return;
+    vcd_flush(&vrtl_);
+    vcd_flush(&vmodel_);
+  }
+  void close() {
+    if (!waves_) return;
+    vcd_close(&vrtl_);
+    vcd_close(&vmodel_);
+    waves_ = false;
+  }
+
+ private:
+  static constexpr size_t kHist = 16;
+
+  int open_one(vcd_t *v, const std::string &path, bool rtl) {
+    if (vcd_open(v, path.c_str(), "1ns")) return -1;
+    vcd_scope(v, (blk_ + "_tb").c_str());
+    uint32_t clk = vcd_wire(v, "clk_i", 1);
+    (void)clk;
+    for (Instance *in : inst_) {
+      vcd_scope(v, in->scope.c_str());
+      uint32_t base = 0;
+      for (size_t i = 0; i < in->sigs->size(); i++) {
+        uint32_t h = vcd_wire(v, (*in->sigs)[i].name.c_str(), (*in->sigs)[i].width);
+        if (i == 0) base = h;
+      }
+      (rtl ? in->vcd_rtl_base : in->vcd_model_base) = base;
+      vcd_upscope(v);
+    }
+    vcd_upscope(v);
+    vcd_enddefs(v);
+    return 0;
+  }
+
+  void dump(uint64_t cycle) {
+    for (int side = 0; side < 2; side++) {
+      vcd_t *v = side ? &vmodel_ : &vrtl_;
+      vcd_time(v, cycle * kPeriod);
+      vcd_val(v, 0, 0);
+      for (Instance *in : inst_) {
+        const std::vector<uint64_t> &val = side ? in->model : in->rtl;
+        uint32_t base = side ? in->vcd_model_base : in->vcd_rtl_base;
+        for (size_t i = 0; i < val.size(); i++) vcd_val(v, base + (uint32_t)i, val[i]);
+      }
+      vcd_time(v, cycle * kPeriod + kPeriod / 2);
+      vcd_val(v, 0, 1);
+    }
+  }
+
+  void report_history(uint64_t cycle) {
+    std::printf("LOCKSTEP INPUTS blk=%s last %zu cycles before cycle %" PRIu64 " (oldest first):\n",
+                blk_.c_str(), kHist, cycle);
+    for (Instance *in : inst_) {
+      const std::vector<Sig> &s = *in->sigs;
+      size_t n = in->hist.size();
+      for (size_t k = 0; k < n; k++) {
+        std::printf("  %s cycle=%" PRIu64, in->scope.c_str(), cycle + 1 - n + k);
+        size_t j = 0;
+        for (size_t i = 0; i < s.size(); i++)
+          if (s[i].dir == kIn) std::printf(" %s=%" PRIx64, s[i].name.c_str(), in->hist[k][j++]);
+        std::printf("\n");
+      }
+    }
+    flush();
+  }
+
+  std::string blk_;
+  uint64_t seed_;
+  std::string test_;
+  std::vector<Instance *> inst_;
+  vcd_t vrtl_{}, vmodel_{};
+  bool waves_ = false;
+};
+
+}  // namespace lockstep
+
+#endif

@@ -1,0 +1,158 @@
+/* Mutant generator: writes copies of RTL files in which each mutation point of a mutant list is
+ * wrapped as ((madpost_mut == K) ? (mutated) : (original)), with madpost_mut read from the plusarg
+ * +mutant=K. One Verilator build then serves every mutant; K = 0 is the unmutated design.
+ * List format, one mutant per line: file @@ original text @@ mutated text @@ description
+ * (the original text must occur exactly once in the file). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_MUT = 256 };
+
+typedef struct {
+  char *file, *orig, *mut, *desc;
+  size_t pos;
+  int id;
+} mutant_t;
+
+static char *trim(char *s) {
+  while (*s == ' ' || *s == '\t')
+    s++;
+  size_t n = strlen(s);
+  while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
+    s[--n] = 0;
+  return s;
+}
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "mutgen: cannot read %s\n", path);
+    exit(2);
+  }
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *b = malloc((size_t)n + 1);
+  if (!b || fread(b, 1, (size_t)n, f) != (size_t)n) {
+    fprintf(stderr, "mutgen: cannot read %s\n", path);
+    exit(2);
+  }
+  b[n] = 0;
+  fclose(f);
+  return b;
+}
+
+static const char *base_name(const char *p) {
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+static int by_pos(const void *a, const void *b) {
+  const mutant_t *x = a, *y = b;
+  return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 4) {
+    fprintf(stderr, "usage: mutgen LIST OUTDIR RTL_FILES...\n");
+    return 2;
+  }
+  static mutant_t m[MAX_MUT];
+  int n = 0;
+  char *list = slurp(argv[1]);
+  int lineno = 0;
+  for (char *line = strtok(list, "\n"); line; line = strtok(NULL, "\n")) {
+    lineno++;
+    char *t = trim(line);
+    if (!*t || *t == '#')
+      continue;
+    char *f[4];
+    char *p = t;
+    for (int i = 0; i < 4; i++) {
+      char *sep = i < 3 ? strstr(p, "@@") : NULL;
+      if (i < 3 && !sep) {
+        fprintf(stderr, "mutgen: %s: mutant line %d needs 4 fields separated by @@\n", argv[1],
+                lineno);
+        return 2;
+      }
+      if (sep)
+        *sep = 0;
+      f[i] = trim(p);
+      p = sep ? sep + 2 : p;
+    }
+    if (n == MAX_MUT) {
+      fprintf(stderr, "mutgen: more than %d mutants\n", MAX_MUT);
+      return 2;
+    }
+    m[n] = (mutant_t){f[0], f[1], f[2], f[3], 0, n + 1};
+    n++;
+  }
+  int used = 0;
+  for (int a = 3; a < argc; a++) {
+    const char *name = base_name(argv[a]);
+    char *src = slurp(argv[a]);
+    mutant_t here[MAX_MUT];
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+      if (strcmp(m[i].file, name) != 0)
+        continue;
+      char *hit = strstr(src, m[i].orig);
+      if (!hit || strstr(hit + 1, m[i].orig)) {
+        fprintf(stderr, "mutgen: mutant %d: '%s' must occur exactly once in %s (%s)\n", m[i].id,
+                m[i].orig, name, hit ? "several" : "none");
+        return 2;
+      }
+      here[k] = m[i];
+      here[k].pos = (size_t)(hit - src);
+      k++;
+      used++;
+    }
+    qsort(here, (size_t)k, sizeof here[0], by_pos);
+    for (int i = 1; i < k; i++)
+      if (here[i - 1].pos + strlen(here[i - 1].orig) > here[i].pos) {
+        fprintf(stderr, "mutgen: mutants %d and %d overlap in %s\n", here[i - 1].id, here[i].id,
+                name);
+        return 2;
+      }
+    char out[4096];
+    snprintf(out, sizeof out, "%s/%s", argv[2], name);
+    FILE *o = fopen(out, "w");
+    if (!o) {
+      fprintf(stderr, "mutgen: cannot write %s\n", out);
+      return 2;
+    }
+    /* The selector goes right after the module's port list. */
+    char *mod = strstr(src, "module ");
+    char *hdr_end = mod ? strstr(mod, ");") : NULL;
+    if (k && !hdr_end) {
+      fprintf(stderr, "mutgen: no module header found in %s\n", name);
+      return 2;
+    }
+    size_t ins = k ? (size_t)(hdr_end - src) + 2 : (size_t)-1;
+    size_t at = 0;
+    for (int i = 0; i <= k; i++) {
+      size_t stop = i < k ? here[i].pos : strlen(src);
+      if (ins >= at && ins <= stop) {
+        fwrite(src + at, 1, ins - at, o);
+        fputs("\n  int unsigned madpost_mut;\n  initial begin\n"
+              "    if (!$value$plusargs(\"mutant=%d\", madpost_mut)) madpost_mut = 0;\n  end\n",
+              o);
+        at = ins;
+      }
+      fwrite(src + at, 1, stop - at, o);
+      if (i < k) {
+        fprintf(o, "((madpost_mut == %d) ? (%s) : (%s))", here[i].id, here[i].mut, here[i].orig);
+        at = stop + strlen(here[i].orig);
+      }
+    }
+    fclose(o);
+    free(src);
+  }
+  if (used != n) {
+    fprintf(stderr, "mutgen: %d mutants name files that were not given\n", n - used);
+    return 2;
+  }
+  printf("mutgen: %d mutants written to %s\n", n, argv[2]);
+  return 0;
+}
