@@ -125,14 +125,14 @@ $(LOCKSTEP): $(VL_DIR)/config.stamp tb/dslink_lockstep.cpp tb/lockstep.h $(LIB) 
 	@echo "== verilator: building $(DSLINK_TOP) lockstep in $(VL_DIR)"
 	verilator $(VL_FLAGS) -Mdir $(VL_DIR) $(addprefix -G,$(subst $(comma), ,$(DSLINK_PARAMS))) \
 	  -CFLAGS "$(VL_CFLAGS)" -LDFLAGS "$(CURDIR)/$(LIB)" \
-	  $(DSLINK_RTL) tb/dslink_lockstep.cpp > $(VL_DIR)/build.log 2>&1 || \
+	  $(DSLINK_RTL) $(CURDIR)/tb/dslink_lockstep.cpp > $(VL_DIR)/build.log 2>&1 || \
 	  { tail -40 $(VL_DIR)/build.log; exit 1; }
 
 lockstep: $(LOCKSTEP)
 
 DIRECTED := startup packets credit parity escape disconnect credit_rx credit_tx proto timeout cut \
             abort link_en
-RANDOM_CYCLES ?= 300000
+RANDOM_CYCLES ?= 500000
 RANDOM_SEEDS  ?= 1 2
 FAULT_SEEDS   ?= 3 4
 
@@ -161,7 +161,7 @@ $(MUT_DIR)/Vdslink: tb/dslink_mutants.txt $(BUILD)/mutgen tb/dslink_lockstep.cpp
 	@echo "== verilator: building the mutant RTL in $(MUT_DIR)"
 	verilator $(filter-out --trace,$(VL_FLAGS)) -Mdir $(MUT_DIR) -CFLAGS "$(VL_CFLAGS)" \
 	  -LDFLAGS "$(CURDIR)/$(LIB)" $(addprefix $(MUT_DIR)/rtl/,$(notdir $(DSLINK_RTL))) \
-	  tb/dslink_lockstep.cpp > $(MUT_DIR)/build.log 2>&1 || { tail -40 $(MUT_DIR)/build.log; exit 1; }
+	  $(CURDIR)/tb/dslink_lockstep.cpp > $(MUT_DIR)/build.log 2>&1 || { tail -40 $(MUT_DIR)/build.log; exit 1; }
 
 mutants: $(MUT_DIR)/Vdslink
 	@scripts/mutants.sh $(MUT_DIR)/Vdslink tb/dslink_mutants.txt dslink

@@ -21,7 +21,7 @@ awk -v top="$top" '
     match($0, / dir="[a-z]+"/); d = substr($0, RSTART + 6, RLENGTH - 7)
     match($0, / pinIndex="[0-9]+"/); p = substr($0, RSTART + 11, RLENGTH - 12)
     match($0, / dtype_id="[0-9]+"/); t = substr($0, RSTART + 11, RLENGTH - 12)
-    pin[p] = d " " n; typ[p] = t; if (p > np) np = p
+    p = p + 0; pin[p] = d " " n; typ[p] = t; if (p > np) np = p
   }
   END { for (i = 1; i <= np; i++) print pin[i], w[typ[i]] }
 ' "$tmp/rtl.xml" > "$tmp/rtl.txt"

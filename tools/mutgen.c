@@ -1,8 +1,9 @@
 /* Mutant generator: writes copies of RTL files in which each mutation point of a mutant list is
  * wrapped as ((madpost_mut == K) ? (mutated) : (original)), with madpost_mut read from the plusarg
  * +mutant=K. One Verilator build then serves every mutant; K = 0 is the unmutated design.
- * List format, one mutant per line: file @@ original text @@ mutated text @@ description
- * (the original text must occur exactly once in the file). */
+ * List format, one mutant per line: file @@ original text @@ mutated expression @@ description.
+ * The original text must occur exactly once in the file; the expression it replaces is either the
+ * whole text or the part marked @{ ... }@ inside it (the rest being context for uniqueness). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +12,36 @@ enum { MAX_MUT = 256 };
 
 typedef struct {
   char *file, *orig, *mut, *desc;
-  size_t pos;
+  char *ctx;          /* original text with the markers removed */
+  size_t span_off;    /* the replaced expression within ctx */
+  size_t span_len;
+  size_t pos;         /* where ctx starts in the file */
   int id;
 } mutant_t;
+
+/* Splits "a @{b}@ c" into ctx "a b c" and the span of b; no markers: the whole text. */
+static int split_marks(mutant_t *m) {
+  const char *o = strstr(m->orig, "@{"), *c = strstr(m->orig, "}@");
+  size_t n = strlen(m->orig);
+  m->ctx = malloc(n + 1);
+  if (!m->ctx)
+    return -1;
+  if (!o && !c) {
+    memcpy(m->ctx, m->orig, n + 1);
+    m->span_off = 0;
+    m->span_len = n;
+    return 0;
+  }
+  if (!o || !c || c < o)
+    return -1;
+  size_t a = (size_t)(o - m->orig), b = (size_t)(c - m->orig);
+  memcpy(m->ctx, m->orig, a);
+  memcpy(m->ctx + a, o + 2, b - a - 2);
+  strcpy(m->ctx + b - 2, c + 2);
+  m->span_off = a;
+  m->span_len = b - a - 2;
+  return 0;
+}
 
 static char *trim(char *s) {
   while (*s == ' ' || *s == '\t')
@@ -85,7 +113,11 @@ int main(int argc, char **argv) {
       fprintf(stderr, "mutgen: more than %d mutants\n", MAX_MUT);
       return 2;
     }
-    m[n] = (mutant_t){f[0], f[1], f[2], f[3], 0, n + 1};
+    m[n] = (mutant_t){.file = f[0], .orig = f[1], .mut = f[2], .desc = f[3], .id = n + 1};
+    if (split_marks(&m[n])) {
+      fprintf(stderr, "mutgen: %s: mutant line %d has unbalanced @{ }@ marks\n", argv[1], lineno);
+      return 2;
+    }
     n++;
   }
   int used = 0;
@@ -97,20 +129,20 @@ int main(int argc, char **argv) {
     for (int i = 0; i < n; i++) {
       if (strcmp(m[i].file, name) != 0)
         continue;
-      char *hit = strstr(src, m[i].orig);
-      if (!hit || strstr(hit + 1, m[i].orig)) {
+      char *hit = strstr(src, m[i].ctx);
+      if (!hit || strstr(hit + 1, m[i].ctx)) {
         fprintf(stderr, "mutgen: mutant %d: '%s' must occur exactly once in %s (%s)\n", m[i].id,
-                m[i].orig, name, hit ? "several" : "none");
+                m[i].ctx, name, hit ? "several" : "none");
         return 2;
       }
       here[k] = m[i];
-      here[k].pos = (size_t)(hit - src);
+      here[k].pos = (size_t)(hit - src) + m[i].span_off;
       k++;
       used++;
     }
     qsort(here, (size_t)k, sizeof here[0], by_pos);
     for (int i = 1; i < k; i++)
-      if (here[i - 1].pos + strlen(here[i - 1].orig) > here[i].pos) {
+      if (here[i - 1].pos + here[i - 1].span_len > here[i].pos) {
         fprintf(stderr, "mutgen: mutants %d and %d overlap in %s\n", here[i - 1].id, here[i].id,
                 name);
         return 2;
@@ -142,8 +174,9 @@ int main(int argc, char **argv) {
       }
       fwrite(src + at, 1, stop - at, o);
       if (i < k) {
-        fprintf(o, "((madpost_mut == %d) ? (%s) : (%s))", here[i].id, here[i].mut, here[i].orig);
-        at = stop + strlen(here[i].orig);
+        fprintf(o, "((madpost_mut == %d) ? (%s) : (%.*s))", here[i].id, here[i].mut,
+                (int)here[i].span_len, src + here[i].pos);
+        at = stop + here[i].span_len;
       }
     }
     fclose(o);
