@@ -30,13 +30,12 @@ DSLINK_CMP_REGS ?= 1
 # 1 compiles Verilator's full internal trace in (switched on at run time by --trace-full)
 TRACE           ?= 1
 
-MADPOST_DSLINK_RTL := $(DSLINK_RTL)
 VL_TAG := $(if $(DSLINK_PARAMS),_$(subst $(comma),_,$(subst =,,$(DSLINK_PARAMS))))
 VL_DIR ?= $(BUILD)/vl/dslink$(VL_TAG)
 LOCKSTEP := $(VL_DIR)/Vdslink
 
 .PHONY: all deps lib run test test-unit test-lockstep test-bp3 lint synth check-ports mutants \
-        figures soak clean help
+        figures figures-doc soak clean help lockstep
 
 all: lib $(BUILD)/madpost $(LOCKSTEP)
 
@@ -168,7 +167,11 @@ mutants: $(MUT_DIR)/Vdslink
 
 # ---- Link figures -----------------------------------------------------------------------------------
 figures: $(BUILD)/madpost
-	$(BUILD)/madpost linkbw --format markdown
+	$(BUILD)/madpost linkbw --format table
+
+# Regenerates the figures table in docs/dslink.md (the dslink_figures test checks it is current).
+figures-doc: $(BUILD)/madpost
+	$(BUILD)/madpost linkbw --format markdown | scripts/splice.sh docs/dslink.md figures
 
 # ---- Top-level jobs ------------------------------------------------------------------------------
 run: deps

@@ -48,8 +48,28 @@ class Harness {
       return -1;
     }
     waves_ = true;
-    std::fprintf(stderr, "%s: writing %s.{rtl,model}.vcd\n", blk_.c_str(), base.c_str());
+    write_gtkw(base + ".gtkw");
+    std::fprintf(stderr, "%s: writing %s.{rtl,model}.vcd and %s.gtkw\n", blk_.c_str(),
+                 base.c_str(), base.c_str());
     return 0;
+  }
+
+  // A GTKWave save file that fits both dumps (same names): twinwave shows them one above the other.
+  void write_gtkw(const std::string &path) {
+    FILE *f = std::fopen(path.c_str(), "w");
+    if (!f) return;
+    std::fprintf(f, "[timestart] 0\n@28\n%s_tb.clk_i\n", blk_.c_str());
+    for (Instance *in : inst_) {
+      std::fprintf(f, "-%s\n", in->scope.c_str());
+      for (const Sig &s : *in->sigs) {
+        if (s.width == 1)
+          std::fprintf(f, "@28\n%s_tb.%s.%s\n", blk_.c_str(), in->scope.c_str(), s.name.c_str());
+        else
+          std::fprintf(f, "@22\n%s_tb.%s.%s[%u:0]\n", blk_.c_str(), in->scope.c_str(),
+                       s.name.c_str(), s.width - 1);
+      }
+    }
+    std::fclose(f);
   }
 
   // Compares outputs and registers of every instance for this cycle; dumps waves. Returns the
