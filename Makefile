@@ -3,6 +3,8 @@
 # Every generated file goes under build/ or waves/.
 
 SHELL := /bin/bash
+# A failing command inside a pipe (`Vdslink ... | tail -1`) must fail the recipe.
+.SHELLFLAGS := -o pipefail -c
 .DEFAULT_GOAL := all
 comma := ,
 
@@ -131,7 +133,7 @@ lockstep: $(LOCKSTEP)
 
 DIRECTED := startup packets credit parity escape disconnect credit_rx credit_tx proto timeout cut \
             abort link_en
-RANDOM_CYCLES ?= 500000
+RANDOM_CYCLES ?= 2000000
 RANDOM_SEEDS  ?= 1 2
 FAULT_SEEDS   ?= 3 4
 
@@ -142,7 +144,7 @@ test-lockstep: $(LOCKSTEP)
 
 # The same suite with a bit period of 3 cycles (a second RTL build).
 test-bp3:
-	@$(MAKE) --no-print-directory test-lockstep DSLINK_PARAMS=BitPeriod=3 RANDOM_CYCLES=150000 \
+	@$(MAKE) --no-print-directory test-lockstep DSLINK_PARAMS=BitPeriod=3 RANDOM_CYCLES=600000 \
 	  RANDOM_SEEDS=5 FAULT_SEEDS=6
 
 SOAK_CYCLES ?= 20000000
