@@ -37,7 +37,7 @@ VL_DIR ?= $(BUILD)/vl/dslink$(VL_TAG)
 LOCKSTEP := $(VL_DIR)/Vdslink
 
 .PHONY: all deps lib run test test-unit test-lockstep test-bp3 lint synth check-ports mutants \
-        figures figures-doc soak clean help lockstep
+        figures figures-doc soak clean help lockstep bench
 
 all: lib $(BUILD)/madpost $(LOCKSTEP)
 
@@ -174,6 +174,12 @@ figures: $(BUILD)/madpost
 # Regenerates the figures table in docs/dslink.md (the dslink_figures test checks it is current).
 figures-doc: $(BUILD)/madpost
 	$(BUILD)/madpost linkbw --format markdown | scripts/splice.sh docs/dslink.md figures
+
+# ---- Benchmarks (speed is measured here, never in tests) -------------------------------------------
+bench: $(BUILD)/madpost $(LOCKSTEP)
+	$(BUILD)/madpost linkbench --cycles 20000000
+	@s=$$(date +%s.%N); $(LOCKSTEP) --test random --seed 1 --cycles 5000000 | tail -1; \
+	  e=$$(date +%s.%N); awk -v s=$$s -v e=$$e 'BEGIN { printf "lockstep: 5004000 cycles (2 RTL + 2 model ends) in %.2f s: %.2f M cycles/s\n", e - s, 5.004 / (e - s) }'
 
 # ---- Top-level jobs ------------------------------------------------------------------------------
 run: deps

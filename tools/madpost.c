@@ -1,11 +1,14 @@
 /* madpost: the main command line. Subcommands grow with the models; for now the DS-Link figures. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime under -std=c11 */
 #include <errno.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dslink.h"
 #include "dslink_bw.h"
+#include "t9k.h"
 
 static int usage(FILE *f) {
   fprintf(f,
@@ -14,6 +17,8 @@ static int usage(FILE *f) {
           "  linkbw   DS-Link throughput measured on the C model against seed 000 eq. 4.1/4.2\n"
           "           --min M --max M (message bytes, default 0..64) --messages N (default 200)\n"
           "           --bit-period B (default 1) --format table|markdown|csv|json\n"
+          "  linkbench  speed of the DS-Link C model: two ends, 12 virtual links each way\n"
+          "           --cycles N (default 20000000)\n"
           "  help     this text\n");
   return f == stderr ? 2 : 0;
 }
@@ -121,6 +126,61 @@ static int cmd_linkbw(int argc, char **argv) {
   return 0;
 }
 
+/* Benchmark, not a test: link-end cycles per second of the C model under full two-way load. */
+static int cmd_linkbench(int argc, char **argv) {
+  uint32_t mcycles = 20;
+  for (int i = 0; i < argc; i += 2) {
+    if (strcmp(argv[i], "--cycles") || i + 1 >= argc)
+      return bad("linkbench: unknown option '%s'%s", argv[i], "");
+    uint32_t c;
+    if (parse_u32("--cycles", argv[i + 1], 1000000, 2000000000, &c))
+      return 2;
+    mcycles = c / 1000000;
+  }
+  dslink_cfg_t cfg;
+  dslink_cfg_default(&cfg);
+  dslink_state_t ls[2];
+  t9k_state_t es[2];
+  t9k_cfg_t ec = {.nvl = DSLINK_BW_CAP_VL, .send = 1, .msg_len = 64, .send_start = 0};
+  for (int i = 0; i < 2; i++) {
+    dslink_reset(&cfg, &ls[i]);
+    t9k_reset(&es[i]);
+  }
+  const uint64_t n = (uint64_t)mcycles * 1000000u;
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (uint64_t cyc = 0; cyc < n; cyc++) {
+    dslink_out_t lo[2];
+    t9k_out_t eo[2];
+    t9k_state_t en[2];
+    t9k_ev_t ev;
+    dslink_next_t nx[2];
+    for (int i = 0; i < 2; i++)
+      dslink_outputs(&cfg, &ls[i], &lo[i]);
+    for (int i = 0; i < 2; i++) {
+      t9k_in_t ei = {lo[i].tx_ready, lo[i].rx_valid, lo[i].rx_data, lo[i].rx_kind};
+      t9k_eval(&ec, &es[i], &ei, &eo[i], &en[i], &ev);
+      dslink_in_t in = {.d = lo[1 - i].d, .s = lo[1 - i].s, .link_en = 1,
+                        .tx_valid = eo[i].tx_valid, .tx_data = eo[i].tx_data,
+                        .tx_kind = eo[i].tx_kind, .rx_ready = eo[i].rx_ready};
+      dslink_out_t out;
+      if (dslink_eval(&cfg, &ls[i], &in, &out, &nx[i], NULL))
+        return 1;
+    }
+    for (int i = 0; i < 2; i++) {
+      dslink_clock(&ls[i], &nx[i]);
+      t9k_clock(&es[i], &en[i]);
+    }
+  }
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  const double s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  printf("linkbench: %llu cycles x 2 link ends in %.2f s: %.1f M link-end cycles/s "
+         "(%llu messages delivered)\n",
+         (unsigned long long)n, s, 2.0 * (double)n / s / 1e6,
+         (unsigned long long)(es[0].msgs_rcvd + es[1].msgs_rcvd));
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2)
     return usage(stderr);
@@ -128,6 +188,8 @@ int main(int argc, char **argv) {
     return usage(stdout);
   if (!strcmp(argv[1], "linkbw"))
     return cmd_linkbw(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "linkbench"))
+    return cmd_linkbench(argc - 2, argv + 2);
   fprintf(stderr, "madpost: unknown command '%s'\n", argv[1]);
   return usage(stderr);
 }
