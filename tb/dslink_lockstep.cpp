@@ -344,6 +344,10 @@ class Tb {
 #endif
       std::printf("dslink: FAILED test %s seed %" PRIu64 " at cycle %" PRIu64 "\n", o_.test.c_str(),
                   o_.seed, cyc_);
+      if (!o_.waves)
+        std::printf("dslink: the run is deterministic; rerun with --waves for both VCDs: "
+                    "--test %s --seed %" PRIu64 " --cycles %" PRIu64 " --waves\n",
+                    o_.test.c_str(), o_.seed, o_.cycles);
       std::exit(1);
     }
     for (End &e : e_) {

@@ -350,6 +350,7 @@ static void end_clock(end_t *e) {
   }
   e->prev_out = e->out;
   e->have_prev = 1;
+  CHECKF(e->cyc < 3000000, "%s: runaway test (cycle budget exhausted)", e->name);
   e->last_state = before;
   e->cyc++;
 }
@@ -1392,8 +1393,10 @@ static void test_timeout_started(void **state) {
   cfg_defaults(&cb);
   pair_init(&c, &cb);
   g_b.in.link_en = 0;
-  while (g_a.st.r.fsm_state != ST_STA)
+  for (n = 0; g_a.st.r.fsm_state != ST_STA; n++) {
+    CHECKF(n < 1000, "A never started");
     pair_cycle(&g_a, &g_b);
+  }
   n = 0;
   while (g_a.st.r.fsm_state == ST_STA) {
     pair_cycle(&g_a, &g_b);
@@ -1488,7 +1491,14 @@ static void test_link_en_drop_run(void **state) {
   cfg_defaults(&c);
   pair_init(&c, &c);
   pair_until_run(&g_a, &g_b, 1000);
+  /* A complete packet first: a later link reset must not close it again (§6.3 rx_open). */
+  end_push(&g_a, DSLINK_KIND_DATA, 0x21);
+  end_push(&g_a, DSLINK_KIND_DATA, 0x22);
+  end_push(&g_a, DSLINK_KIND_EOM, 0);
   pair_run(&g_a, &g_b, 100);
+  assert_int_equal(g_b.rx_n, 3);
+  assert_int_equal(g_a.st.r.tx_open, 0);
+  assert_int_equal(g_b.st.r.rx_open, 0);
   g_a.in.link_en = 0;
   pair_cycle(&g_a, &g_b);
   assert_int_equal(g_a.st.r.fsm_state, ST_ER);
@@ -1507,8 +1517,11 @@ static void test_link_en_drop_run(void **state) {
   end_push(&g_a, DSLINK_KIND_DATA, 0x11);
   end_push(&g_a, DSLINK_KIND_EOP, 0);
   pair_run(&g_a, &g_b, 200);
-  uint16_t exp[2] = {TOK(DSLINK_KIND_DATA, 0x11), TOK(DSLINK_KIND_EOP, 0)};
-  check_log(&g_b, exp, 2);
+  uint16_t exp[] = {TOK(0, 0x21), TOK(0, 0x22), TOK(DSLINK_KIND_EOM, 0), TOK(DSLINK_KIND_DATA, 0x11),
+                    TOK(DSLINK_KIND_EOP, 0)};
+  check_log(&g_b, exp, 5);
+  assert_int_equal(g_b.st.r.cnt_rx_cut, 0);
+  assert_int_equal(g_a.st.r.cnt_tx_spill, 0);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -1776,6 +1789,49 @@ static void test_parity_error_data_closes_packet(void **state) {
   check_log(&g_e, exp, 5);
 }
 
+/* §6.1 case 1: on a parity error the pending token is dropped, so it raises no event of its own:
+ * only cnt_par_err counts. */
+static void par_pending_case(uint32_t target, int what) {
+  dslink_cfg_t c;
+  cfg_defaults(&c);
+  end_init(&g_e, "E", &c);
+  gen_init(&g_gen, 1);
+  if (target == ST_RUN) {
+    single_bring_up(&g_e, &g_gen); /* tx_credit == TxCreditMax */
+  } else {
+    single_until_state(&g_e, &g_gen, ST_CON, 1000);
+  }
+  single_run(&g_e, &g_gen, 10);
+  uint32_t before[C_N];
+  cnt_snap(&g_e.st.r, before);
+  switch (what) {
+  case 0: /* an FCT beyond TxCreditMax (Run) or a DATA (Connecting) */
+    if (target == ST_RUN)
+      gen_ctl(&g_gen, DSLINK_CTL_FCT);
+    else
+      gen_data(&g_gen, 0x99);
+    break;
+  case 1: /* ESC followed by EOP: the EOP would be an escape error */
+    gen_ctl(&g_gen, DSLINK_CTL_ESC);
+    gen_ctl(&g_gen, DSLINK_CTL_EOP);
+    break;
+  }
+  gen_token(&g_gen, 1, DSLINK_CTL_ESC, 1); /* its confirming P bit is wrong */
+  gen_ctl(&g_gen, DSLINK_CTL_FCT);
+  single_until_state(&g_e, &g_gen, ST_ER, 200);
+  assert_int_equal(g_e.state_before_er, target);
+  cnt_expect(&g_e, before, C_PAR, 0);
+  assert_int_equal(g_e.rx_n + g_e.st.r.rxf_cnt, 0);
+}
+
+static void test_par_err_drops_pending(void **state) {
+  (void)state;
+  par_pending_case(ST_RUN, 0);
+  par_pending_case(ST_CON, 0);
+  par_pending_case(ST_RUN, 1);
+  par_pending_case(ST_CON, 1);
+}
+
 /* A token is acted on only once the next token's P and F confirm it (§6.1 Choice): a DATA whose
  * following token has not arrived yet is not delivered and costs no credit. */
 static void test_confirmation_delay(void **state) {
@@ -1786,8 +1842,10 @@ static void test_confirmation_delay(void **state) {
   gen_init(&g_gen, 1);
   single_bring_up(&g_e, &g_gen);
   /* Let the current NULL finish, then one DATA and stop. */
-  while (g_gen.head != g_gen.tail)
+  for (int i = 0; g_gen.head != g_gen.tail; i++) {
+    CHECKF(i < 20, "generator queue does not drain");
     single_cycle(&g_e, &g_gen);
+  }
   g_gen.idle_null = 0;
   gen_data(&g_gen, 0xA7);
   single_run(&g_e, &g_gen, 11); /* all 10 bits presented, one idle cycle */
@@ -1825,15 +1883,17 @@ static void test_packet_cut(void **state) {
     p1[i] = TOK(DSLINK_KIND_DATA, (unsigned)(i * 5 + 3));
     end_push(&g_a, DSLINK_KIND_DATA, TOK_DATA(p1[i]));
   }
-  end_push(&g_a, DSLINK_KIND_EOP, 0);
+  end_push(&g_a, DSLINK_KIND_EOM, 0); /* the spill ends at an EOM as well as at an EOP (§5.3) */
   static const uint8_t p2[] = {0xDE, 0xAD, 0xBE, 0xEF, 0x01, 0x02, 0x03};
   for (size_t i = 0; i < sizeof p2; i++)
     end_push(&g_a, DSLINK_KIND_DATA, p2[i]);
-  end_push(&g_a, DSLINK_KIND_EOM, 0);
+  end_push(&g_a, DSLINK_KIND_EOP, 0);
 
   pair_until_run(&g_a, &g_b, 1000);
-  while (g_b.rx_n < 100)
+  for (int i = 0; g_b.rx_n < 100; i++) {
+    CHECKF(i < 3000, "B received only %zu bytes", g_b.rx_n);
     pair_cycle(&g_a, &g_b);
+  }
   /* Cut A -> B: B's inputs freeze. */
   wab.mode = W_FREEZE;
   long guard = 0;
@@ -1849,7 +1909,7 @@ static void test_packet_cut(void **state) {
   pair_until_run(&g_a, &g_b, 2000);
   guard = 0;
   while (end_txq_left(&g_a) || g_a.st.r.txf_cnt || g_b.st.r.rxf_cnt ||
-         g_b.rx_n == 0 || TOK_KIND(g_b.rxlog[g_b.rx_n - 1]) != DSLINK_KIND_EOM) {
+         g_b.rx_n == 0 || TOK_KIND(g_b.rxlog[g_b.rx_n - 1]) != DSLINK_KIND_EOP) {
     CHECKF(guard++ < 5000, "second packet not delivered");
     pair_cycle(&g_a, &g_b);
   }
@@ -1873,7 +1933,7 @@ static void test_packet_cut(void **state) {
     CHECKF(g_b.rxlog[k + 1 + i] == TOK(DSLINK_KIND_DATA, p2[i]),
            "packet 2 byte %zu: got kind %u 0x%02x", i, TOK_KIND(g_b.rxlog[k + 1 + i]),
            TOK_DATA(g_b.rxlog[k + 1 + i]));
-  CHECKF(g_b.rxlog[k + 1 + sizeof p2] == TOK(DSLINK_KIND_EOM, 0), "packet 2 not ended by EOM");
+  CHECKF(g_b.rxlog[k + 1 + sizeof p2] == TOK(DSLINK_KIND_EOP, 0), "packet 2 not ended by EOP");
   g_wab = NULL;
 }
 
@@ -1936,7 +1996,7 @@ static void test_parity_hold_flipped_bit(void **state) {
     p1[i] = TOK(0, (i & 7u) | ((i & 0x38u) << 1));
     end_push(&g_a, DSLINK_KIND_DATA, TOK_DATA(p1[i]));
   }
-  end_push(&g_a, DSLINK_KIND_EOP, 0);
+  end_push(&g_a, DSLINK_KIND_ERR, 0); /* the spill also ends at an ERR (§5.3), without an abort */
   for (unsigned i = 0; i < 4; i++)
     end_push(&g_a, DSLINK_KIND_DATA, 0xC0 + i);
   end_push(&g_a, DSLINK_KIND_EOP, 0);
@@ -1977,6 +2037,9 @@ static void test_parity_hold_flipped_bit(void **state) {
   check_log(&g_b, exp, n);
   assert_int_equal(g_b.st.r.cnt_rx_cut, 1);
   assert_int_equal(g_a.st.r.cnt_tx_spill, 1);
+  assert_int_equal(g_a.st.r.tx_spill, 0);
+  /* One link-down episode at each end: the ERR ending packet 1 was spilled, not aborted. */
+  CHECKF(g_a.n_link_rst > 0 && g_a.st.r.fsm_state == ST_RUN, "A not back in Run");
   g_wab = NULL;
 }
 
@@ -2032,6 +2095,7 @@ int main(void) {
       cmocka_unit_test(test_disconnect_boundary),
       cmocka_unit_test(test_parity_error_data_closes_packet),
       cmocka_unit_test(test_confirmation_delay),
+      cmocka_unit_test(test_par_err_drops_pending),
       cmocka_unit_test(test_packet_cut),
       cmocka_unit_test(test_abort),
       cmocka_unit_test(test_parity_hold_flipped_bit),

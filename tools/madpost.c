@@ -66,8 +66,10 @@ static int cmd_linkbw(int argc, char **argv) {
       return bad("linkbw: unknown option '%s'%s", a, "");
     }
   }
-  if (lo > hi)
-    return bad("linkbw: --min %s is above --max %s", argv[0], "");
+  if (lo > hi) {
+    fprintf(stderr, "madpost: linkbw: --min %u is above --max %u\n", lo, hi);
+    return 2;
+  }
   dslink_cfg_t cfg;
   dslink_cfg_default(&cfg);
   cfg.bit_period = bp;
