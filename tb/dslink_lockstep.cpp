@@ -299,6 +299,8 @@ class Tb {
   }
 
   int open_waves() {
+    // Open the view where the ends start exchanging NULLs (ErrorReset + ErrorWait behind them).
+    h_.set_view_start((cfg_.reset_cycles + cfg_.wait_cycles) * lockstep::kPeriod);
     if (o_.waves && h_.open_waves(o_.wave_dir)) return -1;
 #if VM_TRACE
     if (o_.trace_full) {

@@ -1659,6 +1659,9 @@ static void err_scenario(uint32_t target, int inj) {
   assert_int_equal(e->st.r.fsm_state, ST_ER);
   cnt_expect(e, before, expect_cnt, cut);
 
+  /* ev.nchar_rcvd counts accepted tokens only (include/dslink.h). */
+  CHECKF(e->n_nchar_rcvd == (inj == INJ_CRED_NCHAR ? c.rx_depth : 0),
+         "ev.nchar_rcvd counted %lu tokens", e->n_nchar_rcvd);
   if (inj == INJ_CRED_NCHAR) {
     /* What was received before the error is still delivered, then the ERR marker (§6.3, §7). */
     assert_int_equal(e->st.r.rxf_cnt, c.rx_depth + 1);
@@ -1735,6 +1738,53 @@ static void test_fsm_connecting_to_run(void **state) {
   single_run(&g_e, &g_gen, 400);
   assert_int_equal(g_e.n_normal_sent, 16);
   uint32_t z[C_N] = {0};
+  cnt_expect(&g_e, z, -1, 0);
+}
+
+/* §6.1: synchronisation needs the exact NULL bit pattern 0 1 1 1 0 1 0 0 (0x2E); before it, bits
+ * produce no token events (so no protocol or parity error), and Started times out without it. */
+static void test_sync_needs_exact_null(void **state) {
+  (void)state;
+  dslink_cfg_t c;
+  cfg_defaults(&c);
+  end_init(&g_e, "E", &c);
+  gen_init(&g_gen, 1);
+  g_gen.idle_null = 0;
+  /* 0 1 1 1 0 1 1 0 repeated: no 8-bit window equals 0 1 1 1 0 1 0 0, though 6 bits do match. */
+  static const uint8_t pat[8] = {0, 1, 1, 1, 0, 1, 1, 0};
+  for (int i = 0; i < 8 * 300; i++)
+    gen_bit(&g_gen, pat[i % 8]);
+  single_until_state(&g_e, &g_gen, ST_STA, 1000);
+  CHECKF(g_e.st.r.rx_sync == 0, "synchronised on a stream without a NULL");
+  long n = 0;
+  while (g_e.st.r.fsm_state == ST_STA) {
+    CHECKF(g_e.st.r.rx_sync == 0, "synchronised on a stream without a NULL");
+    single_cycle(&g_e, &g_gen);
+    CHECKF(++n <= 1000, "never left Started");
+  }
+  assert_int_equal(n, c.timeout_cycles);
+  uint32_t z[C_N] = {0};
+  cnt_expect(&g_e, z, C_TMO, 0);
+  /* Now a real NULL after the garbage: found anywhere in the stream, not only at byte borders. */
+  end_init(&g_e, "E", &c);
+  gen_init(&g_gen, 1);
+  g_gen.idle_null = 0;
+  g_e.in.link_en = 0;
+  for (int i = 0; i < 8 * 30 + 3; i++)
+    gen_bit(&g_gen, pat[i % 8]);
+  gen_null(&g_gen);
+  g_gen.idle_null = 1;
+  single_until_state(&g_e, &g_gen, ST_EW, 1000);
+  long t = 0;
+  while (!g_e.st.r.rx_sync) {
+    CHECKF(++t < 1000, "never synchronised");
+    single_cycle(&g_e, &g_gen);
+  }
+  /* synchronised exactly when the 8th bit of the NULL arrived: gen presented it last cycle */
+  CHECKF(g_gen.out == 8 * 30 + 3 + 8, "synchronised after %lu bits, expected %d", g_gen.out,
+         8 * 30 + 3 + 8);
+  single_run(&g_e, &g_gen, 300);
+  assert_int_equal(g_e.st.r.fsm_state, ST_RDY);
   cnt_expect(&g_e, z, -1, 0);
 }
 
@@ -1905,6 +1955,14 @@ static void test_packet_cut(void **state) {
   assert_int_equal(g_b.state_before_er, ST_RUN);
   assert_int_equal(g_a.state_before_er, ST_RUN);
   assert_int_equal(g_b.st.r.cnt_disc_err, 1);
+  /* §5.3: the spill pops the head every cycle in any state, so A's FIFO keeps draining while the
+   * link is down (one pop per cycle during ErrorReset). */
+  CHECKF(g_a.st.r.tx_spill == 1, "A not spilling after the cut");
+  size_t h0 = g_a.txq_head;
+  pair_run(&g_a, &g_b, 40);
+  CHECKF(g_a.st.r.fsm_state == ST_ER, "A left ErrorReset early");
+  CHECKF(g_a.txq_head - h0 >= 38, "only %zu tokens taken by A in 40 cycles of spill",
+         g_a.txq_head - h0);
   wab.mode = W_PASS; /* repaired while both are in ErrorReset (A's lines are 0/0) */
   pair_until_run(&g_a, &g_b, 2000);
   guard = 0;
@@ -2093,6 +2151,7 @@ int main(void) {
       cmocka_unit_test(test_err_run_CRED_NCHAR),
       cmocka_unit_test(test_err_run_CRED_FCT),
       cmocka_unit_test(test_disconnect_boundary),
+      cmocka_unit_test(test_sync_needs_exact_null),
       cmocka_unit_test(test_parity_error_data_closes_packet),
       cmocka_unit_test(test_confirmation_delay),
       cmocka_unit_test(test_par_err_drops_pending),
