@@ -713,7 +713,17 @@ void t_random(Tb &tb, bool faults) {
   const uint32_t ready_pct = 40 + rng_below(&g, 61);
   const uint64_t total = tb.o_.cycles, tail = total / 5, fault_end = tb.cyc_ + total - tail;
   uint64_t resets = 0;
+  // Long runs report progress on stderr, every tenth of the run.
+  const uint64_t t0 = tb.cyc_, tenth = total / 10;
+  uint64_t next_report = total >= 5000000 ? t0 + tenth : UINT64_MAX;
+  auto progress = [&] {
+    if (tb.cyc_ < next_report) return;
+    std::fprintf(stderr, "dslink: %s seed %" PRIu64 ": %" PRIu64 "%% (%" PRIu64 " cycles)\n",
+                 tb.o_.test.c_str(), tb.o_.seed, (tb.cyc_ - t0) * 100 / total, tb.cyc_ - t0);
+    next_report += tenth;
+  };
   while (tb.cyc_ < fault_end) {
+    progress();
     if (faults) {
       for (int w = 0; w < 2; w++) {
         Fault &f = tb.fault_[w];
@@ -744,7 +754,10 @@ void t_random(Tb &tb, bool faults) {
   uint64_t bad_before[2] = {tb.flow_[0].n_bad, tb.flow_[1].n_bad};
   tb.wait_run(5000, true);
   uint64_t t_up = tb.cyc_;
-  while (tb.cyc_ < fault_end + tail) tb.run_link(1, true, ready_pct);
+  while (tb.cyc_ < fault_end + tail) {
+    progress();
+    tb.run_link(1, true, ready_pct);
+  }
   tb.run_link(4000, false, 100);
   for (int i = 0; i < 2; i++) {
     const Flow &f = tb.flow_[i];
