@@ -37,7 +37,7 @@ VL_DIR ?= $(BUILD)/vl/dslink$(VL_TAG)
 LOCKSTEP := $(VL_DIR)/Vdslink
 
 .PHONY: all deps lib run test test-unit test-lockstep test-bp3 lint synth check-ports mutants \
-        figures figures-doc soak clean help lockstep bench
+        figures figures-doc figures-plot soak clean help lockstep bench
 
 all: lib $(BUILD)/madpost $(LOCKSTEP)
 
@@ -46,7 +46,8 @@ help:
 	@echo "make test       everything below that CI runs (unit, sanitizers, lint, synth, ports,"
 	@echo "                lockstep directed + random, mutants, figures)"
 	@echo "make soak       long random lockstep runs (SOAK_CYCLES, SOAK_SEEDS)"
-	@echo "make figures    measure the link figures and print the table for docs/dslink.md"
+	@echo "make figures    measure the link figures and print them (figures-doc: into docs/dslink.md,"
+	@echo "                figures-plot: PNG and SVG plots under build/plots/)"
 	@echo "DSLINK_RTL=... DSLINK_TOP=... DSLINK_PARAMS=... DSLINK_CMP_REGS=0|1  select the RTL"
 
 deps:
@@ -174,6 +175,15 @@ figures: $(BUILD)/madpost
 # Regenerates the figures table in docs/dslink.md (the dslink_figures test checks it is current).
 figures-doc: $(BUILD)/madpost
 	$(BUILD)/madpost linkbw --format markdown | scripts/splice.sh docs/dslink.md figures
+
+# Plots of the figures for people (PNG and SVG) from the CSV, with gnuplot: a well-kept Debian
+# package with native PNG (cairo) and SVG output, driven by a script so the C stays free of plotting.
+figures-plot: $(BUILD)/madpost
+	@scripts/deps.sh gnuplot-nox
+	@mkdir -p $(BUILD)/plots
+	$(BUILD)/madpost linkbw --format csv > $(BUILD)/plots/dslink_bw.csv
+	gnuplot -e "csv='$(BUILD)/plots/dslink_bw.csv'; out='$(BUILD)/plots/dslink_bw'" scripts/plot_linkbw.gp
+	@echo "figures-plot: $(BUILD)/plots/dslink_bw.png and .svg"
 
 # ---- Benchmarks (speed is measured here, never in tests) -------------------------------------------
 bench: $(BUILD)/madpost $(LOCKSTEP)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages madpost needs, only those missing, saying what it does.
-# Called by `make run` and `make test`; safe to run again.
+# Called by `make run` and `make test`; safe to run again. Extra package names given as arguments
+# are installed too (optional targets such as `make figures-plot` pass theirs).
 set -euo pipefail
-pkgs=(build-essential verilator yosys libcmocka-dev)
+pkgs=(build-essential verilator yosys libcmocka-dev "$@")
 missing=()
 for p in "${pkgs[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
