@@ -157,7 +157,7 @@ class Harness {
   }
 
   void report_history(uint64_t cycle) {
-    std::printf("LOCKSTEP INPUTS blk=%s last %zu cycles before cycle %" PRIu64 " (oldest first):\n",
+    std::printf("LOCKSTEP INPUTS blk=%s the last %zu cycles up to cycle %" PRIu64 " (oldest first):\n",
                 blk_.c_str(), kHist, cycle);
     for (Instance *in : inst_) {
       const std::vector<Sig> &s = *in->sigs;
