@@ -1,0 +1,413 @@
+/* MP1 routing machine (docs/mp1.md §8): mad-postman cut-through, turns and consumption through a
+ * chunk buffer, adaptive turns, broadcast copies, dead and bad flits. */
+#include "mp1_rm.h"
+
+#include <string.h>
+
+static int two_dim(uint32_t code) {
+  return code == MP1_CODE_P2P_STATIC || code == MP1_CODE_P2P_ADAPTIVE || code == MP1_CODE_BCAST_2D;
+}
+
+static int ahead_of(uint32_t a, uint32_t p, uint32_t neg) { return neg ? a < p : a > p; }
+
+typedef struct {
+  uint32_t mask, rnew;
+  uint32_t first[MP1_RM_NOUT];
+} route_t;
+
+/* docs/mp1.md §8.5 and §8.6 rule 2. */
+static route_t route_for(uint32_t code, int match) {
+  route_t r;
+  memset(&r, 0, sizeof r);
+#define ADD(k, f) (r.mask |= 1u << (k), r.first[k] = (f))
+  if (!match) {
+    ADD(MP1_RM_ST, 0);
+    if (code == MP1_CODE_BCAST_2D) {
+      ADD(MP1_RM_OT, 3);
+      ADD(MP1_RM_RC, 6);
+    } else if (code == MP1_CODE_BCAST_1D) {
+      ADD(MP1_RM_RC, 3);
+    }
+    return r;
+  }
+  switch (code) {
+  case MP1_CODE_P2P_STATIC:
+  case MP1_CODE_P2P_ADAPTIVE:
+    ADD(MP1_RM_OT, 3);
+    break;
+  case MP1_CODE_DELIVER:
+  case MP1_CODE_BCAST_1D:
+    ADD(MP1_RM_RC, 3);
+    break;
+  case MP1_CODE_PIGGY_INTRA:
+    ADD(MP1_RM_ST, 3);
+    r.rnew = 1;
+    break;
+  case MP1_CODE_BCAST_2D:
+    ADD(MP1_RM_OT, 3);
+    ADD(MP1_RM_RC, 6);
+    break;
+  default: /* PIGGY_INTER; ILLEGAL never gets here (a bad a1) */
+    ADD(MP1_RM_PB, 3);
+    break;
+  }
+#undef ADD
+  return r;
+}
+
+void mp1_rm_reset(mp1_rm_state_t *st) { memset(st, 0, sizeof *st); }
+
+/* Every register of a message back to 0 (counters and output chunks stay). */
+static void clear_message(mp1_rm_regs_t *d) {
+  d->ic = d->isr = d->iseg = d->ifl = d->ihd = 0;
+  d->a1 = d->a2 = d->vpend = d->route = d->rnew = d->adapt_ok = 0;
+  d->wp = d->rp_st = d->rp_ot = d->rp_rc = d->rp_pb = 0;
+  d->act = d->swap = d->segend = d->ended = 0;
+}
+
+void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *out,
+                 mp1_rm_next_t *nx) {
+  const mp1_rm_regs_t *q = &st->r;
+  mp1_rm_regs_t *d = &nx->r;
+  *d = *q;
+  nx->we = nx->waddr = nx->wdata = 0;
+
+  const uint32_t own[MP1_RM_NOUT] = {in->st_own & 1u, in->ot_own & 1u, in->rc_own & 1u,
+                                     in->pb_own & 1u};
+  const uint32_t stop[MP1_RM_NOUT] = {in->st_stop & 1u, in->ot_stop & 1u, in->rc_stop & 1u,
+                                      in->pb_stop & 1u};
+  const uint32_t q_rp[MP1_RM_NOUT] = {q->rp_st, q->rp_ot, q->rp_rc, q->rp_pb};
+  uint32_t rp[MP1_RM_NOUT] = {q->rp_st, q->rp_ot, q->rp_rc, q->rp_pb};
+  uint32_t req[MP1_RM_NOUT] = {0, 0, 0, 0};
+  uint32_t dat[MP1_RM_NOUT] = {0, 0, 0, 0};
+
+  /* Ingress (§8.3). */
+  const uint32_t c = in->in_dat & 7u, ic = q->ic;
+  const int start = ic == 0 && (c & 4u);
+  const int endc = ic == 0 && (c == MP1_CH_EOS || c == MP1_CH_EOM);
+  const int eom = ic == 0 && c == MP1_CH_EOM;
+  const int gap = ic == 0 && (c == MP1_CH_IDLE || c == MP1_CH_ILLEGAL);
+  const int done = ic == 2;
+  const uint32_t byte = ((q->isr & 31u) << 3) | c;
+  const int trunc = q->iseg && gap;
+  const int seg_chunk = start || ic != 0 || endc;
+  const int overlong = start && q->ifl == 32;
+  const uint32_t s = q->rm_st;
+
+  const int a1_done = done && q->ihd == 0;
+  const uint32_t a1 = a1_done ? byte : q->a1;
+  const uint32_t code = a1 >> 5, addr = a1 & 31u;
+  const int match = addr == in->pos;
+  const int bad = code == MP1_CODE_ILLEGAL || (!match && (!ahead_of(addr, in->pos, in->neg) || in->edge));
+
+  if (s != MP1_RM_IDLE || start) {
+    d->ic = start ? 1u : (ic == 1 ? 2u : 0u);
+    if (start)
+      d->isr = (q->isr & 7u) | ((c & 3u) << 3);
+    else if (ic == 1)
+      d->isr = (q->isr & 0x18u) | c;
+    if (start)
+      d->iseg = 1;
+    else if (endc || trunc)
+      d->iseg = 0;
+    if (start)
+      d->ifl = q->ifl < 33 ? q->ifl + 1 : 33;
+    else if (endc || trunc)
+      d->ifl = 0;
+    if (done && q->ihd == 0) {
+      d->a1 = byte;
+      d->ihd = 1;
+    } else if (done && q->ihd == 1) {
+      d->ihd = 2;
+      if (two_dim(q->a1 >> 5))
+        d->a2 = byte;
+    }
+    if (seg_chunk && s != MP1_RM_DROP) {
+      nx->we = 1;
+      nx->waddr = (uint8_t)q->wp;
+      nx->wdata = (uint8_t)((endc ? 8u : 0u) | c);
+      d->wp = (q->wp + 1) & 127u;
+    }
+  }
+
+  uint32_t next = s;
+  uint32_t route = q->route, act = q->act, swap = q->swap;
+
+  /* One chunk of copy k from the buffer (§8.4 EMIT, §8.6 rule 6). */
+#define EMIT_STEP(k)                                                                 \
+  do {                                                                               \
+    const uint32_t e_ = st->mem[rp[k]];                                              \
+    dat[k] = e_ & 7u;                                                                \
+    req[k] = 1;                                                                      \
+    if ((k) == MP1_RM_OT && swap && rp[k] == 5)                                      \
+      rp[k] = 0;                                                                     \
+    else if ((k) == MP1_RM_OT && swap && rp[k] == 2)                                 \
+      rp[k] = 6, swap = 0;                                                           \
+    else                                                                             \
+      rp[k] = (rp[k] + 1) & 127u;                                                    \
+    if (e_ & 8u) {                                                                   \
+      act &= ~(1u << (k));                                                           \
+      if ((e_ & 7u) == MP1_CH_EOM)                                                   \
+        route &= ~(1u << (k));                                                       \
+    }                                                                                \
+  } while (0)
+
+  switch (s) {
+  case MP1_RM_IDLE:
+    if (start) {
+      if ((c & 3u) != 2u && in->st_free && !stop[MP1_RM_ST] && !in->edge) {
+        req[MP1_RM_ST] = 1;
+        dat[MP1_RM_ST] = c;
+        next = MP1_RM_PASS;
+      } else {
+        next = MP1_RM_HOLD;
+      }
+    } else if (endc || c == MP1_CH_ILLEGAL) {
+      d->cnt_stray = (q->cnt_stray + 1) & 0xffffu;
+    }
+    break;
+
+  case MP1_RM_PASS:
+    req[MP1_RM_ST] = 1;
+    dat[MP1_RM_ST] = c;
+    if (q->vpend) {
+      d->vpend = 0;
+      req[MP1_RM_ST] = 0;
+      dat[MP1_RM_ST] = 0;
+      if (trunc) {
+        d->cnt_dead = (q->cnt_dead + 1) & 0xffffu;
+        next = MP1_RM_IDLE;
+      } else {
+        if ((q->a1 >> 5) == MP1_CODE_ILLEGAL)
+          d->cnt_bad_code = (q->cnt_bad_code + 1) & 0xffffu;
+        else
+          d->cnt_bad_addr = (q->cnt_bad_addr + 1) & 0xffffu;
+        next = eom ? MP1_RM_IDLE : MP1_RM_DROP;
+      }
+    } else if (overlong) {
+      req[MP1_RM_ST] = 0;
+      dat[MP1_RM_ST] = 0;
+      d->cnt_bad_long = (q->cnt_bad_long + 1) & 0xffffu;
+      next = MP1_RM_DROP;
+    } else if (a1_done) {
+      if (bad) {
+        d->vpend = 1;
+      } else if (match) {
+        /* The flit just completed is dead here: it goes out, then the straight output is let go. */
+        const route_t r = route_for(code, 1);
+        route = r.mask;
+        d->rnew = r.rnew;
+        for (int k = 0; k < MP1_RM_NOUT; k++)
+          rp[k] = r.first[k];
+        next = MP1_RM_HOLD;
+      }
+    } else if (endc) {
+      if (eom) {
+        next = MP1_RM_IDLE;
+      } else {
+        route = 1u << MP1_RM_ST;
+        next = MP1_RM_WAIT;
+      }
+    } else if (trunc) {
+      req[MP1_RM_ST] = 0;
+      dat[MP1_RM_ST] = 0;
+      if (q->ifl == 1)
+        d->cnt_dead = (q->cnt_dead + 1) & 0xffffu;
+      else
+        d->cnt_cut = (q->cnt_cut + 1) & 0xffffu;
+      next = MP1_RM_IDLE;
+    }
+    break;
+
+  case MP1_RM_HOLD:
+    if (q->vpend) {
+      d->vpend = 0;
+      if (trunc) {
+        d->cnt_dead = (q->cnt_dead + 1) & 0xffffu;
+        next = MP1_RM_IDLE;
+      } else {
+        if ((q->a1 >> 5) == MP1_CODE_ILLEGAL)
+          d->cnt_bad_code = (q->cnt_bad_code + 1) & 0xffffu;
+        else
+          d->cnt_bad_addr = (q->cnt_bad_addr + 1) & 0xffffu;
+        next = eom ? MP1_RM_IDLE : MP1_RM_DROP;
+      }
+      break;
+    }
+    if (trunc) {
+      if (q->ifl == 1)
+        d->cnt_dead = (q->cnt_dead + 1) & 0xffffu;
+      else
+        d->cnt_cut = (q->cnt_cut + 1) & 0xffffu;
+      next = MP1_RM_IDLE;
+      break;
+    }
+    if (overlong) {
+      d->cnt_bad_long = (q->cnt_bad_long + 1) & 0xffffu;
+      next = MP1_RM_DROP;
+      break;
+    }
+    if (route == 0 && a1_done) {
+      if (bad) {
+        d->vpend = 1;
+      } else {
+        const route_t r = route_for(code, match);
+        route = r.mask;
+        d->rnew = r.rnew;
+        for (int k = 0; k < MP1_RM_NOUT; k++)
+          rp[k] = r.first[k];
+      }
+    }
+    if (done && q->ihd == 1 && two_dim(q->a1 >> 5) && (q->a1 >> 5) == MP1_CODE_P2P_ADAPTIVE &&
+        (q->a1 & 31u) != in->pos && ahead_of(byte & 31u, in->opos, in->oneg) && !in->oedge)
+      d->adapt_ok = 1;
+    if (endc)
+      d->segend = 1;
+    if (route != 0) {
+      if (q->adapt_ok && route == (1u << MP1_RM_ST) && !own[MP1_RM_ST] && own[MP1_RM_OT]) {
+        route = 1u << MP1_RM_OT;
+        swap = 1;
+        rp[MP1_RM_OT] = 3;
+        d->adapt_ok = 0;
+        d->cnt_adapt = (q->cnt_adapt + 1) & 0xffffu;
+        if (q->segend)
+          d->cnt_adapt_buf = (q->cnt_adapt_buf + 1) & 0xffffu;
+      }
+      /* Ordered acquisition (§8.6 rule 4); the old straight ownership of an intra-plane
+       * piggy-back is let go first (rule 7). */
+      int lower_owned = 1, ready = 1;
+      for (int k = 0; k < MP1_RM_NOUT; k++) {
+        if (!(route & (1u << k)))
+          continue;
+        int r_k = own[k] || lower_owned;
+        if (k == MP1_RM_ST && q->rnew) {
+          if (own[MP1_RM_ST])
+            r_k = 0;
+          else
+            d->rnew = 0;
+        }
+        req[k] = (uint32_t)r_k;
+        lower_owned = lower_owned && own[k];
+        ready = ready && own[k] && !stop[k] && q->wp != rp[k];
+      }
+      if (q->rnew)
+        ready = 0;
+      if (q->adapt_ok && route == (1u << MP1_RM_ST) && !own[MP1_RM_ST])
+        req[MP1_RM_OT] = 1;
+      if (ready) {
+        act = route;
+        d->segend = 0;
+        for (int k = 0; k < MP1_RM_NOUT; k++)
+          if (act & (1u << k))
+            EMIT_STEP(k);
+        next = MP1_RM_EMIT;
+      }
+    }
+    break;
+
+  case MP1_RM_EMIT:
+    if (eom || trunc || overlong)
+      d->ended = 1;
+    if (trunc) {
+      if (q->ifl == 1)
+        d->cnt_dead = (q->cnt_dead + 1) & 0xffffu;
+      else
+        d->cnt_cut = (q->cnt_cut + 1) & 0xffffu;
+    }
+    if (overlong)
+      d->cnt_bad_long = (q->cnt_bad_long + 1) & 0xffffu;
+    for (int k = 0; k < MP1_RM_NOUT; k++) {
+      if (!(act & (1u << k)))
+        continue;
+      if (q_rp[k] == q->wp) {
+        /* Caught up with the writer: only after a truncation. */
+        act &= ~(1u << k);
+        route &= ~(1u << k);
+      } else {
+        EMIT_STEP(k);
+      }
+    }
+    for (int k = 0; k < MP1_RM_NOUT; k++)
+      if ((route & ~act) & (1u << k))
+        req[k] = 1;
+    next = MP1_RM_EMIT;
+    break;
+
+  case MP1_RM_WAIT:
+    for (int k = 0; k < MP1_RM_NOUT; k++)
+      if (route & (1u << k))
+        req[k] = 1;
+    if (start) {
+      for (int k = 0; k < MP1_RM_NOUT; k++)
+        if (route & (1u << k))
+          rp[k] = q->wp;
+      if (route == (1u << MP1_RM_ST) && !stop[MP1_RM_ST]) {
+        dat[MP1_RM_ST] = c;
+        next = MP1_RM_PASS;
+      } else {
+        next = MP1_RM_HOLD;
+      }
+    } else if (endc || c == MP1_CH_ILLEGAL) {
+      d->cnt_stray = (q->cnt_stray + 1) & 0xffffu;
+    }
+    break;
+
+  default: /* DROP, and the illegal encodings 6 and 7 */
+    if (s != MP1_RM_DROP || eom || trunc)
+      next = MP1_RM_IDLE;
+    break;
+  }
+#undef EMIT_STEP
+
+  /* Leaving EMIT (§8.6 rule 8), also right after an emission start. */
+  if (next == MP1_RM_EMIT && act == 0) {
+    int buffered = 0;
+    for (int k = 0; k < MP1_RM_NOUT; k++)
+      if ((route & (1u << k)) && rp[k] != d->wp)
+        buffered = 1;
+    if (d->ended)
+      next = MP1_RM_IDLE;
+    else if (buffered || d->iseg)
+      next = MP1_RM_HOLD;
+    else
+      next = MP1_RM_WAIT;
+  }
+
+  d->route = route;
+  d->act = act;
+  d->swap = swap;
+  d->rp_st = rp[MP1_RM_ST];
+  d->rp_ot = rp[MP1_RM_OT];
+  d->rp_rc = rp[MP1_RM_RC];
+  d->rp_pb = rp[MP1_RM_PB];
+  d->st_dat = dat[MP1_RM_ST];
+  d->ot_dat = dat[MP1_RM_OT];
+  d->rc_dat = dat[MP1_RM_RC];
+  d->pb_dat = dat[MP1_RM_PB];
+  d->rm_st = next;
+  if (next == MP1_RM_IDLE)
+    clear_message(d);
+  /* A machine waiting in HOLD with no segment arriving holds a whole segment (§8.6 rule 10). */
+  d->stop = next == MP1_RM_HOLD && !d->iseg;
+
+  out->in_stop = q->stop;
+  out->st_dat = q->st_dat;
+  out->ot_dat = q->ot_dat;
+  out->rc_dat = q->rc_dat;
+  out->pb_dat = q->pb_dat;
+  out->st_req = req[MP1_RM_ST];
+  out->ot_req = req[MP1_RM_OT];
+  out->rc_req = req[MP1_RM_RC];
+  out->pb_req = req[MP1_RM_PB];
+}
+
+void mp1_rm_clock(mp1_rm_state_t *st, const mp1_rm_next_t *nx) {
+  st->r = nx->r;
+  if (nx->we)
+    st->mem[nx->waddr] = nx->wdata;
+}
+
+const char *mp1_rm_state_name(uint32_t s) {
+  static const char *const names[] = {"IDLE", "PASS", "HOLD", "EMIT", "WAIT", "DROP"};
+  return s < 6 ? names[s] : "ILLEGAL";
+}

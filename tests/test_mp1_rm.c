@@ -1,0 +1,178 @@
+/* cmocka tests of the MP1 routing machine C model (docs/mp1.md §2, §5, §8): chunk streams in,
+ * chunk streams out, with a one-requester arbiter per output (owned the cycle after a request). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "mp1_rm.h"
+
+enum { MAXC = 2048 };
+
+typedef struct {
+  uint8_t c[MAXC];
+  int n;
+} stream_t;
+
+static void put_flit(stream_t *s, uint32_t b) {
+  s->c[s->n++] = (uint8_t)(4u | ((b >> 6) & 3u));
+  s->c[s->n++] = (uint8_t)((b >> 3) & 7u);
+  s->c[s->n++] = (uint8_t)(b & 7u);
+}
+
+static uint32_t aflit(uint32_t code, uint32_t addr) { return code << 5 | addr; }
+
+/* A message: header flits, data flits, EOM (single segment). */
+static void put_msg(stream_t *s, const uint32_t *hdr, int nh, const uint8_t *data, int nd) {
+  for (int i = 0; i < nh; i++)
+    put_flit(s, hdr[i]);
+  for (int i = 0; i < nd; i++)
+    put_flit(s, data[i]);
+  s->c[s->n++] = MP1_CH_EOM;
+}
+
+typedef struct {
+  mp1_rm_state_t st;
+  mp1_rm_in_t in;
+  uint32_t own[4];
+  stream_t out[4];   /* what each output channel showed, cycle by cycle */
+  int first_cycle[4]; /* cycle of the first non-idle chunk on each output */
+} rig_t;
+
+static void rig_init(rig_t *r, uint32_t pos, uint32_t opos) {
+  memset(r, 0, sizeof *r);
+  mp1_rm_reset(&r->st);
+  r->in.pos = pos;
+  r->in.opos = opos;
+  for (int k = 0; k < 4; k++)
+    r->first_cycle[k] = -1;
+}
+
+/* Runs the input stream, then idles; records every output. */
+static void rig_run(rig_t *r, const stream_t *s, int cycles) {
+  for (int t = 0; t < cycles; t++) {
+    r->in.in_dat = t < s->n ? s->c[t] : 0;
+    r->in.st_own = r->own[0], r->in.ot_own = r->own[1], r->in.rc_own = r->own[2],
+    r->in.pb_own = r->own[3];
+    r->in.st_free = !r->own[0], r->in.ot_free = !r->own[1], r->in.rc_free = !r->own[2],
+    r->in.pb_free = !r->own[3];
+    mp1_rm_out_t o;
+    mp1_rm_next_t nx;
+    mp1_rm_eval(&r->st, &r->in, &o, &nx);
+    const uint32_t dat[4] = {r->own[0] ? o.st_dat : 0, r->own[1] ? o.ot_dat : 0,
+                             r->own[2] ? o.rc_dat : 0, r->own[3] ? o.pb_dat : 0};
+    const uint32_t req[4] = {o.st_req, o.ot_req, o.rc_req, o.pb_req};
+    for (int k = 0; k < 4; k++) {
+      r->out[k].c[r->out[k].n++] = (uint8_t)dat[k];
+      if (dat[k] && r->first_cycle[k] < 0)
+        r->first_cycle[k] = t;
+      r->own[k] = req[k];
+    }
+    mp1_rm_clock(&r->st, &nx);
+  }
+}
+
+/* The non-idle part of an output: from its first chunk to the last non-idle one. */
+static void trimmed(const stream_t *s, stream_t *t) {
+  int a = 0, b = s->n;
+  while (a < b && s->c[a] == 0)
+    a++;
+  while (b > a && s->c[b - 1] == 0)
+    b--;
+  t->n = b - a;
+  memcpy(t->c, s->c + a, (size_t)t->n);
+}
+
+static void assert_stream_eq(const stream_t *got, const stream_t *want) {
+  if (got->n != want->n || memcmp(got->c, want->c, (size_t)want->n) != 0) {
+    char g[512] = "", w[512] = "";
+    for (int i = 0; i < got->n && i < 150; i++)
+      snprintf(g + strlen(g), sizeof g - strlen(g), "%u", got->c[i]);
+    for (int i = 0; i < want->n && i < 150; i++)
+      snprintf(w + strlen(w), sizeof w - strlen(w), "%u", want->c[i]);
+    fail_msg("stream differs\n got:  %s\n want: %s", g, w);
+  }
+}
+
+static const uint8_t DATA[] = {0xA1, 0x02, 0x77, 0xFF};
+
+/* §5.1: no match, straight free: the stream leaves unchanged, one cycle behind. */
+static void test_pass_straight(void **state) {
+  (void)state;
+  rig_t r;
+  rig_init(&r, 2, 0);
+  stream_t in = {.n = 0};
+  const uint32_t hdr[2] = {aflit(MP1_CODE_P2P_STATIC, 5), aflit(MP1_CODE_DELIVER, 3)};
+  put_msg(&in, hdr, 2, DATA, 4);
+  rig_run(&r, &in, 60);
+  stream_t got;
+  trimmed(&r.out[MP1_RM_ST], &got);
+  assert_stream_eq(&got, &in);
+  assert_int_equal(r.first_cycle[MP1_RM_ST], 1);
+  for (int k = 1; k < 4; k++)
+    assert_int_equal(r.first_cycle[k], -1);
+  assert_int_equal(r.st.r.rm_st, MP1_RM_IDLE);
+}
+
+/* §5.2, §5.3: a1 matches: a1 goes out straight as a dead flit, the rest turns (a2 first). */
+static void test_match_turns(void **state) {
+  (void)state;
+  rig_t r;
+  rig_init(&r, 5, 1);
+  stream_t in = {.n = 0};
+  const uint32_t hdr[2] = {aflit(MP1_CODE_P2P_STATIC, 5), aflit(MP1_CODE_DELIVER, 3)};
+  put_msg(&in, hdr, 2, DATA, 4);
+  rig_run(&r, &in, 80);
+  stream_t dead = {.n = 0}, turn = {.n = 0}, got;
+  put_flit(&dead, hdr[0]);
+  trimmed(&r.out[MP1_RM_ST], &got);
+  assert_stream_eq(&got, &dead);
+  const uint32_t rest[1] = {hdr[1]};
+  put_msg(&turn, rest, 1, DATA, 4);
+  trimmed(&r.out[MP1_RM_OT], &got);
+  assert_stream_eq(&got, &turn);
+  assert_int_equal(r.st.r.rm_st, MP1_RM_IDLE);
+}
+
+/* §3.1 code 2: delivered to the reception output as data and EOM. */
+static void test_deliver(void **state) {
+  (void)state;
+  rig_t r;
+  rig_init(&r, 7, 0);
+  stream_t in = {.n = 0}, want = {.n = 0}, got;
+  const uint32_t hdr[1] = {aflit(MP1_CODE_DELIVER, 7)};
+  put_msg(&in, hdr, 1, DATA, 3);
+  rig_run(&r, &in, 60);
+  put_msg(&want, NULL, 0, DATA, 3);
+  trimmed(&r.out[MP1_RM_RC], &got);
+  assert_stream_eq(&got, &want);
+}
+
+/* §2.3: a lone flit followed by a gap is a dead flit: dropped here when it cannot pass (edge). */
+static void test_dead_flit_dropped(void **state) {
+  (void)state;
+  rig_t r;
+  rig_init(&r, 4, 0);
+  r.in.edge = 1;
+  stream_t in = {.n = 0};
+  put_flit(&in, aflit(MP1_CODE_P2P_STATIC, 3)); /* behind this node: it matched upstream */
+  rig_run(&r, &in, 20);
+  assert_int_equal(r.st.r.cnt_dead, 1);
+  for (int k = 0; k < 4; k++)
+    assert_int_equal(r.first_cycle[k], -1);
+  assert_int_equal(r.st.r.rm_st, MP1_RM_IDLE);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_pass_straight),
+      cmocka_unit_test(test_match_turns),
+      cmocka_unit_test(test_deliver),
+      cmocka_unit_test(test_dead_flit_dropped),
+  };
+  return cmocka_run_group_tests_name("mp1_rm", tests, NULL, NULL);
+}
