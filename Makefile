@@ -37,7 +37,7 @@ VL_DIR ?= $(BUILD)/vl/dslink$(VL_TAG)
 LOCKSTEP := $(VL_DIR)/Vdslink
 
 .PHONY: all deps lib run test test-unit test-lockstep test-bp3 lint synth check-ports mutants \
-        figures figures-doc figures-plot soak clean help lockstep bench
+        figures figures-doc figures-plot soak clean help lockstep bench test-mp1-rm
 
 all: lib $(BUILD)/madpost $(LOCKSTEP)
 
@@ -125,6 +125,7 @@ $(VL_DIR)/config.stamp: FORCE
 
 $(LOCKSTEP): $(VL_DIR)/config.stamp tb/dslink_lockstep.cpp tb/lockstep.h $(LIB) $(CMODEL_HDR) $(DSLINK_RTL)
 	@echo "== verilator: building $(DSLINK_TOP) lockstep in $(VL_DIR)"
+	@rm -f $@  # Verilator's make does not see the C model library: force the link
 	verilator $(VL_FLAGS) -Mdir $(VL_DIR) $(addprefix -G,$(subst $(comma), ,$(DSLINK_PARAMS))) \
 	  -CFLAGS "$(VL_CFLAGS)" -LDFLAGS "$(CURDIR)/$(LIB)" \
 	  $(DSLINK_RTL) $(CURDIR)/tb/dslink_lockstep.cpp > $(VL_DIR)/build.log 2>&1 || \
@@ -155,12 +156,39 @@ soak: $(LOCKSTEP)
 	  $(LOCKSTEP) --test random --seed $$s --cycles $(SOAK_CYCLES) | tail -1; \
 	  $(LOCKSTEP) --test faults --seed $$s --cycles $(SOAK_CYCLES); done
 
+# ---- MP1 routing machine lockstep (docs/mp1.md §8) ------------------------------------------------
+MP1_RM_RTL      ?= rtl/mp1_rm.sv
+MP1_RM_TOP      ?= mp1_rm
+MP1_RM_CMP_REGS ?= 1
+MP1_VL_DIR      ?= $(BUILD)/vl/mp1_rm
+MP1_LOCKSTEP    := $(MP1_VL_DIR)/Vmp1_rm
+MP1_SEEDS       ?= 1 2 3 4 5 6 7 8 9 10
+MP1_CYCLES      ?= 200000
+
+$(MP1_VL_DIR)/config.stamp: FORCE
+	@mkdir -p $(@D)
+	@echo '$(MP1_RM_RTL) $(MP1_RM_TOP) $(MP1_RM_CMP_REGS)' | cmp -s - $@ || \
+	  echo '$(MP1_RM_RTL) $(MP1_RM_TOP) $(MP1_RM_CMP_REGS)' > $@
+
+$(MP1_LOCKSTEP): $(MP1_VL_DIR)/config.stamp tb/mp1_rm_lockstep.cpp tb/lockstep.h $(LIB) $(CMODEL_HDR) $(MP1_RM_RTL)
+	@echo "== verilator: building $(MP1_RM_TOP) lockstep in $(MP1_VL_DIR)"
+	@rm -f $@
+	verilator --cc --exe --build -j $(JOBS) --prefix Vmp1_rm --top-module $(MP1_RM_TOP) -Wno-fatal \
+	  -O3 --x-assign fast --x-initial fast -Mdir $(MP1_VL_DIR) \
+	  -CFLAGS "-O2 -I$(CURDIR)/include -I$(CURDIR)/tb -DLOCKSTEP_CMP_REGS=$(MP1_RM_CMP_REGS)" \
+	  -LDFLAGS "$(CURDIR)/$(LIB)" $(MP1_RM_RTL) $(CURDIR)/tb/mp1_rm_lockstep.cpp \
+	  > $(MP1_VL_DIR)/build.log 2>&1 || { tail -40 $(MP1_VL_DIR)/build.log; exit 1; }
+
+test-mp1-rm: $(MP1_LOCKSTEP)
+	@set -e; for s in $(MP1_SEEDS); do $(MP1_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES) | tail -1; done
+
 # ---- Mutation check: every injected RTL bug must be caught ------------------------------------
 MUT_DIR := $(BUILD)/vl/dslink_mut
 $(MUT_DIR)/Vdslink: tb/dslink_mutants.txt $(BUILD)/mutgen tb/dslink_lockstep.cpp tb/lockstep.h $(LIB) $(DSLINK_RTL)
 	@mkdir -p $(MUT_DIR)/rtl
 	$(BUILD)/mutgen tb/dslink_mutants.txt $(MUT_DIR)/rtl $(DSLINK_RTL)
 	@echo "== verilator: building the mutant RTL in $(MUT_DIR)"
+	@rm -f $@
 	verilator $(filter-out --trace,$(VL_FLAGS)) -Mdir $(MUT_DIR) -CFLAGS "$(VL_CFLAGS)" \
 	  -LDFLAGS "$(CURDIR)/$(LIB)" $(addprefix $(MUT_DIR)/rtl/,$(notdir $(DSLINK_RTL))) \
 	  $(CURDIR)/tb/dslink_lockstep.cpp > $(MUT_DIR)/build.log 2>&1 || { tail -40 $(MUT_DIR)/build.log; exit 1; }

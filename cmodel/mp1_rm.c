@@ -57,9 +57,10 @@ static route_t route_for(uint32_t code, int match) {
 
 void mp1_rm_reset(mp1_rm_state_t *st) { memset(st, 0, sizeof *st); }
 
-/* Every register of a message back to 0 (counters and output chunks stay). */
+/* The message registers back to 0; framing (ic, isr, iseg, ifl), counters, output chunks and
+ * stop keep their values (§8.6 rule 13). */
 static void clear_message(mp1_rm_regs_t *d) {
-  d->ic = d->isr = d->iseg = d->ifl = d->ihd = 0;
+  d->ihd = 0;
   d->a1 = d->a2 = d->vpend = d->route = d->rnew = d->adapt_ok = 0;
   d->wp = d->rp_st = d->rp_ot = d->rp_rc = d->rp_pb = 0;
   d->act = d->swap = d->segend = d->ended = 0;
@@ -82,12 +83,14 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
   uint32_t dat[MP1_RM_NOUT] = {0, 0, 0, 0};
 
   /* Ingress (§8.3). */
+  /* While a received message drains (ended), the input is ignored: stop is high (§8.6 rule 10). */
   const uint32_t c = in->in_dat & 7u, ic = q->ic;
-  const int start = ic == 0 && (c & 4u);
-  const int endc = ic == 0 && (c == MP1_CH_EOS || c == MP1_CH_EOM);
-  const int eom = ic == 0 && c == MP1_CH_EOM;
-  const int gap = ic == 0 && (c == MP1_CH_IDLE || c == MP1_CH_ILLEGAL);
-  const int done = ic == 2;
+  const int en = !q->ended;
+  const int start = en && ic == 0 && (c & 4u);
+  const int endc = en && ic == 0 && (c == MP1_CH_EOS || c == MP1_CH_EOM);
+  const int eom = en && ic == 0 && c == MP1_CH_EOM;
+  const int gap = en && ic == 0 && (c == MP1_CH_IDLE || c == MP1_CH_ILLEGAL);
+  const int done = en && ic == 2;
   const uint32_t byte = ((q->isr & 31u) << 3) | c;
   const int trunc = q->iseg && gap;
   const int seg_chunk = start || ic != 0 || endc;
@@ -100,7 +103,8 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
   const int match = addr == in->pos;
   const int bad = code == MP1_CODE_ILLEGAL || (!match && (!ahead_of(addr, in->pos, in->neg) || in->edge));
 
-  if (s != MP1_RM_IDLE || start) {
+  const int ing = en && (s != MP1_RM_IDLE || start);
+  if (ing) {
     d->ic = start ? 1u : (ic == 1 ? 2u : 0u);
     if (start)
       d->isr = (q->isr & 7u) | ((c & 3u) << 3);
@@ -132,6 +136,9 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
 
   uint32_t next = s;
   uint32_t route = q->route, act = q->act, swap = q->swap;
+  /* The message ends once its copies have sent what is buffered (§8.2 ended). */
+  if (eom && (s == MP1_RM_HOLD || s == MP1_RM_EMIT))
+    d->ended = 1;
 
   /* One chunk of copy k from the buffer (§8.4 EMIT, §8.6 rule 6). */
 #define EMIT_STEP(k)                                                                 \
@@ -145,11 +152,8 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
       rp[k] = 6, swap = 0;                                                           \
     else                                                                             \
       rp[k] = (rp[k] + 1) & 127u;                                                    \
-    if (e_ & 8u) {                                                                   \
+    if (e_ & 8u)                                                                     \
       act &= ~(1u << (k));                                                           \
-      if ((e_ & 7u) == MP1_CH_EOM)                                                   \
-        route &= ~(1u << (k));                                                       \
-    }                                                                                \
   } while (0)
 
   switch (s) {
@@ -172,12 +176,13 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
     dat[MP1_RM_ST] = c;
     if (q->vpend) {
       d->vpend = 0;
-      req[MP1_RM_ST] = 0;
       dat[MP1_RM_ST] = 0;
       if (trunc) {
+        /* the idle chunk goes out with the request still up; released from IDLE */
         d->cnt_dead = (q->cnt_dead + 1) & 0xffffu;
         next = MP1_RM_IDLE;
       } else {
+        req[MP1_RM_ST] = 0;
         if ((q->a1 >> 5) == MP1_CODE_ILLEGAL)
           d->cnt_bad_code = (q->cnt_bad_code + 1) & 0xffffu;
         else
@@ -205,11 +210,12 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
       if (eom) {
         next = MP1_RM_IDLE;
       } else {
+        /* a later segment through the buffer must not resend this cut-through one */
         route = 1u << MP1_RM_ST;
+        rp[MP1_RM_ST] = d->wp;
         next = MP1_RM_WAIT;
       }
     } else if (trunc) {
-      req[MP1_RM_ST] = 0;
       dat[MP1_RM_ST] = 0;
       if (q->ifl == 1)
         d->cnt_dead = (q->cnt_dead + 1) & 0xffffu;
@@ -247,7 +253,50 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
       next = MP1_RM_DROP;
       break;
     }
-    if (route == 0 && a1_done) {
+    if (endc)
+      d->segend = 1; /* an emission start in this same cycle clears it again */
+    /* Requests, the adaptive switch and the emission start all follow the registered route: a
+     * route decided in this cycle (below) takes effect in the next (§8.6 rule 4). */
+    if (q->route != 0) {
+      if (q->adapt_ok && q->route == (1u << MP1_RM_ST) && !own[MP1_RM_ST] && own[MP1_RM_OT]) {
+        route = 1u << MP1_RM_OT;
+        swap = 1;
+        rp[MP1_RM_OT] = 3;
+        d->cnt_adapt = (q->cnt_adapt + 1) & 0xffffu;
+        if (q->segend)
+          d->cnt_adapt_buf = (q->cnt_adapt_buf + 1) & 0xffffu;
+        req[MP1_RM_OT] = 1;
+      } else {
+        /* Ordered acquisition (§8.6 rule 4); the old straight ownership of an intra-plane
+         * piggy-back is let go first (rule 7). */
+        int lower_owned = 1, ready = !q->rnew;
+        for (int k = 0; k < MP1_RM_NOUT; k++) {
+          if (!(q->route & (1u << k)))
+            continue;
+          int r_k = own[k] || lower_owned;
+          if (k == MP1_RM_ST && q->rnew) {
+            if (own[MP1_RM_ST])
+              r_k = 0;
+            else
+              d->rnew = 0;
+          }
+          req[k] = (uint32_t)r_k;
+          lower_owned = lower_owned && own[k];
+          /* written: the writer is past the copy's first chunk (a pointer may lead by up to 6) */
+          ready = ready && own[k] && !stop[k] && ((q_rp[k] - q->wp) & 127u) > 6;
+        }
+        if (q->adapt_ok && q->route == (1u << MP1_RM_ST) && !own[MP1_RM_ST])
+          req[MP1_RM_OT] = 1;
+        if (ready) {
+          act = q->route;
+          d->segend = 0;
+          for (int k = 0; k < MP1_RM_NOUT; k++)
+            if (act & (1u << k))
+              EMIT_STEP(k);
+          next = MP1_RM_EMIT;
+        }
+      }
+    } else if (a1_done) {
       if (bad) {
         d->vpend = 1;
       } else {
@@ -261,76 +310,35 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
     if (done && q->ihd == 1 && two_dim(q->a1 >> 5) && (q->a1 >> 5) == MP1_CODE_P2P_ADAPTIVE &&
         (q->a1 & 31u) != in->pos && ahead_of(byte & 31u, in->opos, in->oneg) && !in->oedge)
       d->adapt_ok = 1;
-    if (endc)
-      d->segend = 1;
-    if (route != 0) {
-      if (q->adapt_ok && route == (1u << MP1_RM_ST) && !own[MP1_RM_ST] && own[MP1_RM_OT]) {
-        route = 1u << MP1_RM_OT;
-        swap = 1;
-        rp[MP1_RM_OT] = 3;
-        d->adapt_ok = 0;
-        d->cnt_adapt = (q->cnt_adapt + 1) & 0xffffu;
-        if (q->segend)
-          d->cnt_adapt_buf = (q->cnt_adapt_buf + 1) & 0xffffu;
-      }
-      /* Ordered acquisition (§8.6 rule 4); the old straight ownership of an intra-plane
-       * piggy-back is let go first (rule 7). */
-      int lower_owned = 1, ready = 1;
-      for (int k = 0; k < MP1_RM_NOUT; k++) {
-        if (!(route & (1u << k)))
-          continue;
-        int r_k = own[k] || lower_owned;
-        if (k == MP1_RM_ST && q->rnew) {
-          if (own[MP1_RM_ST])
-            r_k = 0;
-          else
-            d->rnew = 0;
-        }
-        req[k] = (uint32_t)r_k;
-        lower_owned = lower_owned && own[k];
-        ready = ready && own[k] && !stop[k] && q->wp != rp[k];
-      }
-      if (q->rnew)
-        ready = 0;
-      if (q->adapt_ok && route == (1u << MP1_RM_ST) && !own[MP1_RM_ST])
-        req[MP1_RM_OT] = 1;
-      if (ready) {
-        act = route;
-        d->segend = 0;
-        for (int k = 0; k < MP1_RM_NOUT; k++)
-          if (act & (1u << k))
-            EMIT_STEP(k);
-        next = MP1_RM_EMIT;
-      }
-    }
     break;
 
   case MP1_RM_EMIT:
-    if (eom || trunc || overlong)
-      d->ended = 1;
+    if (overlong) {
+      d->cnt_bad_long = (q->cnt_bad_long + 1) & 0xffffu;
+      next = MP1_RM_DROP;
+      break;
+    }
     if (trunc) {
+      d->ended = 1;
       if (q->ifl == 1)
         d->cnt_dead = (q->cnt_dead + 1) & 0xffffu;
       else
         d->cnt_cut = (q->cnt_cut + 1) & 0xffffu;
     }
-    if (overlong)
-      d->cnt_bad_long = (q->cnt_bad_long + 1) & 0xffffu;
+    /* A copy keeps its output until it has sent the message's last chunk: one stopped at an EOS
+     * keeps it for the next segment (§8.6 rule 8). */
+    for (int k = 0; k < MP1_RM_NOUT; k++)
+      req[k] = (q->route >> k & 1u) && !(q->ended && q_rp[k] == q->wp);
     for (int k = 0; k < MP1_RM_NOUT; k++) {
       if (!(act & (1u << k)))
         continue;
-      if (q_rp[k] == q->wp) {
-        /* Caught up with the writer: only after a truncation. */
-        act &= ~(1u << k);
-        route &= ~(1u << k);
-      } else {
+      if (q->ended && q_rp[k] == q->wp)
+        act &= ~(1u << k); /* caught up after a truncation: stops without sending */
+      else
         EMIT_STEP(k);
-      }
     }
     for (int k = 0; k < MP1_RM_NOUT; k++)
-      if ((route & ~act) & (1u << k))
-        req[k] = 1;
-    next = MP1_RM_EMIT;
+      req[k] = (q->route >> k & 1u) && !(q->ended && q_rp[k] == q->wp);
     break;
 
   case MP1_RM_WAIT:
@@ -338,17 +346,12 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
       if (route & (1u << k))
         req[k] = 1;
     if (start) {
-      for (int k = 0; k < MP1_RM_NOUT; k++)
-        if (route & (1u << k))
-          rp[k] = q->wp;
       if (route == (1u << MP1_RM_ST) && !stop[MP1_RM_ST]) {
         dat[MP1_RM_ST] = c;
         next = MP1_RM_PASS;
       } else {
         next = MP1_RM_HOLD;
       }
-    } else if (endc || c == MP1_CH_ILLEGAL) {
-      d->cnt_stray = (q->cnt_stray + 1) & 0xffffu;
     }
     break;
 
@@ -359,16 +362,17 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
   }
 #undef EMIT_STEP
 
-  /* Leaving EMIT (§8.6 rule 8), also right after an emission start. */
-  if (next == MP1_RM_EMIT && act == 0) {
-    int buffered = 0;
+  /* Leaving EMIT (§8.6 rule 8) in the cycle the last copy stops: a later segment already in the
+   * buffer goes first, even when ended (the EOM may be that segment's). */
+  if (s == MP1_RM_EMIT && next == MP1_RM_EMIT && act == 0) {
+    int buffered = d->iseg;
     for (int k = 0; k < MP1_RM_NOUT; k++)
-      if ((route & (1u << k)) && rp[k] != d->wp)
+      if ((q->route & (1u << k)) && rp[k] != d->wp)
         buffered = 1;
-    if (d->ended)
-      next = MP1_RM_IDLE;
-    else if (buffered || d->iseg)
+    if (buffered)
       next = MP1_RM_HOLD;
+    else if (q->ended)
+      next = MP1_RM_IDLE;
     else
       next = MP1_RM_WAIT;
   }
@@ -387,8 +391,8 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
   d->rm_st = next;
   if (next == MP1_RM_IDLE)
     clear_message(d);
-  /* A machine waiting in HOLD with no segment arriving holds a whole segment (§8.6 rule 10). */
-  d->stop = next == MP1_RM_HOLD && !d->iseg;
+  /* A whole segment waiting in HOLD, or a received message still draining (§8.6 rule 10). */
+  d->stop = (next == MP1_RM_HOLD && d->segend) || d->ended;
 
   out->in_stop = q->stop;
   out->st_dat = q->st_dat;

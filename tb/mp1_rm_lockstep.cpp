@@ -1,0 +1,308 @@
+// MP1 routing machine lockstep testbench: one routing machine in RTL (Verilated) and in the C
+// model, fed identical inputs every cycle: random message streams (every control code, matches,
+// adaptive turns, broadcasts, several segments, dead flits, bad messages, stray codes) and an
+// arbiter per output shared with a random competitor, compared on every output and register.
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Vmp1_rm.h"
+#include "verilated.h"
+
+#include "lockstep.h"
+#include "mp1_rm.h"
+#include "rng.h"
+
+#ifndef LOCKSTEP_CMP_REGS
+#define LOCKSTEP_CMP_REGS 1
+#endif
+
+using lockstep::Sig;
+
+namespace {
+
+[[noreturn]] void usage_error(const std::string &msg) {
+  std::fprintf(stderr, "mp1_rm_lockstep: %s\n(try --help)\n", msg.c_str());
+  std::exit(2);
+}
+
+std::vector<Sig> make_sigs() {
+  std::vector<Sig> s;
+#define X(n, w) s.push_back({#n "_i", w, lockstep::kIn});
+  MP1_RM_INPUTS(X)
+#undef X
+#define X(n, w) s.push_back({#n "_o", w, lockstep::kOut});
+  MP1_RM_OUTPUTS(X)
+#undef X
+#if LOCKSTEP_CMP_REGS
+#define X(n, w) s.push_back({#n "_q", w, lockstep::kReg});
+  MP1_RM_REGS(X)
+#undef X
+#endif
+  return s;
+}
+
+struct Options {
+  std::string test = "random";
+  uint64_t seed = 1, cycles = 200000;
+  bool waves = false;
+  std::string wave_dir = "waves";
+};
+
+// Chunk streams of random messages (docs/mp1.md §2, §3).
+struct Source {
+  rng_t rng{};
+  std::deque<uint8_t> q;      // chunks of the current segment
+  std::deque<std::deque<uint8_t>> segs;  // later segments of the current message
+  uint32_t gap = 0;           // idle cycles before the next segment may start
+  uint32_t pos = 0, opos = 0, neg = 0, oneg = 0;
+  uint64_t msgs = 0;
+
+  void flit(std::deque<uint8_t> &d, uint32_t b) {
+    d.push_back((uint8_t)(4u | ((b >> 6) & 3u)));
+    d.push_back((uint8_t)((b >> 3) & 7u));
+    d.push_back((uint8_t)(b & 7u));
+  }
+  uint32_t addr(uint32_t p, uint32_t n) {
+    // Mostly ahead or at the node; sometimes behind (bad) or anywhere.
+    uint32_t r = rng_below(&rng, 10);
+    if (r < 3) return p;
+    if (r < 8) {
+      uint32_t k = 1 + rng_below(&rng, 6);
+      return n ? (p >= k ? p - k : 0) : (p + k > 31 ? 31 : p + k);
+    }
+    return rng_below(&rng, 32);
+  }
+  void new_message() {
+    msgs++;
+    std::deque<uint8_t> seg;
+    uint32_t kind = rng_below(&rng, 100);
+    if (kind < 5) {  // a dead flit: one address flit, then nothing
+      flit(seg, (rng_below(&rng, 7) << 5) | rng_below(&rng, 32));
+      q = seg;
+      return;
+    }
+    if (kind < 7) {  // a stray end code or illegal chunk
+      seg.push_back((uint8_t)(1 + rng_below(&rng, 3)));
+      q = seg;
+      return;
+    }
+    uint32_t code = rng_below(&rng, 100) < 3 ? 7 : rng_below(&rng, 7);
+    bool two = code == 0 || code == 1 || code == 4;
+    flit(seg, code << 5 | addr(pos, neg));
+    if (two) flit(seg, ((code == 4 ? 5u : 2u) << 5) | addr(opos, oneg));
+    // Data length: mostly short, sometimes several segments; now and then an over-long segment
+    // (a bad message: more than 32 flits before its end code).
+    const bool overlong = rng_below(&rng, 100) < 2;
+    uint32_t len = rng_below(&rng, 100) < 10 ? 33 + rng_below(&rng, 70) : rng_below(&rng, 12);
+    if (overlong) len = 40 + rng_below(&rng, 20);
+    std::vector<std::deque<uint8_t>> all;
+    uint32_t nflits = two ? 2 : 1;
+    for (uint32_t i = 0; i < len; i++) {
+      if (!overlong && nflits == 32) {
+        seg.push_back(1);  // EOS
+        all.push_back(seg);
+        seg.clear();
+        nflits = 0;
+      }
+      flit(seg, rng_below(&rng, 256));
+      nflits++;
+    }
+    seg.push_back(2);  // EOM
+    all.push_back(seg);
+    q = all[0];
+    for (size_t i = 1; i < all.size(); i++) segs.push_back(all[i]);
+  }
+  // The chunk for this cycle; a segment starts only while stop is low (§2.4).
+  uint8_t next(uint32_t stop) {
+    if (!q.empty()) {
+      uint8_t c = q.front();
+      q.pop_front();
+      // At least one idle chunk between segments and messages (docs/mp1.md §2.2).
+      if (q.empty()) gap = 1 + (rng_below(&rng, 4) ? rng_below(&rng, 8) : rng_below(&rng, 80));
+      return c;
+    }
+    if (gap) {
+      gap--;
+      return 0;
+    }
+    if (stop) return 0;
+    if (!segs.empty()) {
+      q = segs.front();
+      segs.pop_front();
+    } else {
+      new_message();
+    }
+    return next(stop);
+  }
+};
+
+// An output's arbiter, shared with one random competitor (docs/mp1.md §4, §8 plan).
+struct Arb {
+  int own = 0;  // 0 none, 1 this machine, 2 the competitor
+  bool me_first = true;
+  uint32_t other_hold = 0;
+  uint32_t stop = 0;
+  void step(rng_t *g, uint32_t req_me, uint32_t busy_pct) {
+    if (own == 1 && req_me) return;
+    if (own == 2 && other_hold > 1) {
+      other_hold--;
+      return;
+    }
+    own = 0;
+    other_hold = 0;
+    const bool other_req = rng_chance(g, busy_pct, 1000);
+    if (req_me && (me_first || !other_req)) {
+      own = 1;
+    } else if (other_req) {
+      own = 2;
+      other_hold = 1 + rng_below(g, 60);
+    }
+  }
+};
+
+class Tb {
+ public:
+  Tb(const Options &o, VerilatedContext *ctx) : o_(o), h_("mp1_rm", o.seed, o.test) {
+    sigs_ = make_sigs();
+    rtl_ = std::make_unique<Vmp1_rm>(ctx, "rm");
+    inst_.scope = "rm";
+    inst_.sigs = &sigs_;
+    inst_.rtl.assign(sigs_.size(), 0);
+    inst_.model.assign(sigs_.size(), 0);
+    h_.add(&inst_);
+    mp1_rm_reset(&m_);
+    rng_seed(&g_, o.seed, 0);
+    rng_seed(&src_.rng, o.seed, 1);
+    in_ = mp1_rm_in_t{};
+    in_.pos = rng_below(&g_, 32);
+    in_.opos = rng_below(&g_, 32);
+    in_.neg = rng_below(&g_, 2);
+    in_.oneg = rng_below(&g_, 2);
+    in_.edge = rng_chance(&g_, 1, 6);
+    in_.oedge = rng_chance(&g_, 1, 6);
+    src_.pos = in_.pos, src_.opos = in_.opos, src_.neg = in_.neg, src_.oneg = in_.oneg;
+    arb_[0].me_first = true;  // straight: this machine first
+    for (int k = 1; k < 4; k++) arb_[k].me_first = false;
+    busy_ = 5 + rng_below(&g_, 60);
+    stop_pct_ = rng_below(&g_, 30);
+  }
+
+  void run() {
+    if (o_.waves && h_.open_waves(o_.wave_dir)) std::exit(2);
+    rtl_->clk_i = 0;
+    rtl_->rst_ni = 0;
+    rtl_->eval();
+    rtl_->rst_ni = 1;
+    rtl_->eval();
+    for (uint64_t c = 0; c < o_.cycles; c++) cycle(c);
+    h_.close();
+    std::printf("mp1_rm: %" PRIu64 " messages, dead %u, bad code %u, bad addr %u, long %u, "
+                "stray %u, cut %u, adaptations %u (%u buffered)\n",
+                src_.msgs, m_.r.cnt_dead, m_.r.cnt_bad_code, m_.r.cnt_bad_addr,
+                m_.r.cnt_bad_long, m_.r.cnt_stray, m_.r.cnt_cut, m_.r.cnt_adapt,
+                m_.r.cnt_adapt_buf);
+    std::printf("mp1_rm: matched %" PRIu64 " cycles (seed %" PRIu64 ")\n", o_.cycles, o_.seed);
+  }
+
+ private:
+  void cycle(uint64_t c) {
+    in_.in_dat = src_.next(m_.r.stop);
+    uint32_t *own[4] = {&in_.st_own, &in_.ot_own, &in_.rc_own, &in_.pb_own};
+    uint32_t *fre[4] = {&in_.st_free, &in_.ot_free, &in_.rc_free, &in_.pb_free};
+    uint32_t *stp[4] = {&in_.st_stop, &in_.ot_stop, &in_.rc_stop, &in_.pb_stop};
+    for (int k = 0; k < 4; k++) {
+      *own[k] = arb_[k].own == 1;
+      *fre[k] = arb_[k].own == 0;
+      if (rng_chance(&g_, 1, 20)) arb_[k].stop = rng_chance(&g_, stop_pct_, 100);
+      *stp[k] = arb_[k].stop;
+    }
+#define X(n, w) rtl_->n##_i = in_.n;
+    MP1_RM_INPUTS(X)
+#undef X
+    rtl_->eval();
+    mp1_rm_out_t mo;
+    mp1_rm_next_t nx;
+    mp1_rm_eval(&m_, &in_, &mo, &nx);
+    collect(mo);
+    if (h_.check(c)) {
+      h_.flush();
+      std::printf("mp1_rm: FAILED seed %" PRIu64 " at cycle %" PRIu64 "\n", o_.seed, c);
+      std::exit(1);
+    }
+    const uint32_t req[4] = {mo.st_req, mo.ot_req, mo.rc_req, mo.pb_req};
+    for (int k = 0; k < 4; k++) arb_[k].step(&g_, req[k], busy_);
+    mp1_rm_clock(&m_, &nx);
+    rtl_->clk_i = 1;
+    rtl_->eval();
+    rtl_->clk_i = 0;
+    rtl_->eval();
+  }
+
+  void collect(const mp1_rm_out_t &mo) {
+    size_t i = 0;
+    std::vector<uint64_t> &r = inst_.rtl, &m = inst_.model;
+#define X(n, w) r[i] = m[i] = in_.n, i++;
+    MP1_RM_INPUTS(X)
+#undef X
+#define X(n, w) r[i] = rtl_->n##_o, m[i] = mo.n, i++;
+    MP1_RM_OUTPUTS(X)
+#undef X
+#if LOCKSTEP_CMP_REGS
+#define X(n, w) r[i] = rtl_->dbg_##n##_o, m[i] = m_.r.n, i++;
+    MP1_RM_REGS(X)
+#undef X
+#endif
+  }
+
+  const Options &o_;
+  lockstep::Harness h_;
+  std::vector<Sig> sigs_;
+  lockstep::Instance inst_;
+  std::unique_ptr<Vmp1_rm> rtl_;
+  mp1_rm_state_t m_{};
+  mp1_rm_in_t in_{};
+  rng_t g_{};
+  Source src_;
+  Arb arb_[4];
+  uint32_t busy_ = 0, stop_pct_ = 0;
+};
+
+Options parse(int argc, char **argv) {
+  Options o;
+  for (int i = 1; i < argc; i++) {
+    std::string a = argv[i];
+    auto num = [&]() -> uint64_t {
+      if (i + 1 >= argc) usage_error(a + " needs a number");
+      char *end = nullptr;
+      std::string v = argv[++i];
+      unsigned long long n = std::strtoull(v.c_str(), &end, 0);
+      if (v.empty() || *end || v[0] == '-') usage_error(a + ": '" + v + "' is not a number");
+      return n;
+    };
+    if (a == "--seed") o.seed = num();
+    else if (a == "--cycles") o.cycles = num();
+    else if (a == "--waves") o.waves = true;
+    else if (a == "--help" || a == "-h") {
+      std::printf("usage: mp1_rm_lockstep [--seed S] [--cycles N] [--waves] [+mutant=K]\n");
+      std::exit(0);
+    } else if (a[0] == '+') continue;
+    else usage_error("unknown option '" + a + "'");
+  }
+  return o;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  Options o = parse(argc, argv);
+  auto ctx = std::make_unique<VerilatedContext>();
+  ctx->commandArgs(argc, argv);
+  Tb tb(o, ctx.get());
+  tb.run();
+  return 0;
+}
