@@ -37,7 +37,7 @@ VL_DIR ?= $(BUILD)/vl/dslink$(VL_TAG)
 LOCKSTEP := $(VL_DIR)/Vdslink
 
 .PHONY: all deps lib run test test-unit test-lockstep test-bp3 lint synth check-ports mutants \
-        figures figures-doc figures-plot soak clean help lockstep bench test-mp1-rm
+        figures figures-doc figures-plot soak clean help lockstep bench test-mp1-rm mutants-mp1-rm
 
 all: lib $(BUILD)/madpost $(LOCKSTEP)
 
@@ -97,18 +97,24 @@ test-unit: $(addprefix $(BUILD)/tests/,$(UNIT_TESTS)) $(addprefix $(BUILD)/tests
 lint:
 	verilator --lint-only -Wall --top-module $(DSLINK_TOP) $(DSLINK_RTL)
 	verilator --lint-only -Wall --top-module $(DSLINK_TOP) -GBitPeriod=3 -GRxDepth=64 -GTxDepth=2 $(DSLINK_RTL)
+	verilator --lint-only -Wall --top-module $(MP1_RM_TOP) $(MP1_RM_RTL)
 	@echo "lint: verilator -Wall clean"
 
-synth: $(BUILD)/synth/dslink.log
+synth: $(BUILD)/synth/dslink.log $(BUILD)/synth/mp1_rm.log
 $(BUILD)/synth/dslink.log: $(DSLINK_RTL)
 	@mkdir -p $(@D)
 	yosys -q -l $@ -p 'read_verilog -sv $(DSLINK_RTL); synth -top $(DSLINK_TOP); tee -o $(BUILD)/synth/dslink.stat stat'
 	@echo "synth: dslink $$(awk '/Number of cells/ {n=$$4} END {print n}' $(BUILD)/synth/dslink.stat) cells (yosys synth, default parameters)"
+$(BUILD)/synth/mp1_rm.log: $(MP1_RM_RTL)
+	@mkdir -p $(@D)
+	yosys -q -l $@ -p 'read_verilog -sv $(MP1_RM_RTL); synth -top $(MP1_RM_TOP); tee -o $(BUILD)/synth/mp1_rm.stat stat'
+	@echo "synth: mp1_rm $$(awk '/Number of cells/ {n=$$4} END {print n}' $(BUILD)/synth/mp1_rm.stat) cells (yosys synth)"
 
 check-ports: $(BUILD)/portlist
-	@scripts/check_ports.sh $(BUILD)/portlist $(DSLINK_TOP) $(DSLINK_RTL)
+	@scripts/check_ports.sh $(BUILD)/portlist dslink $(DSLINK_TOP) $(DSLINK_RTL)
+	@scripts/check_ports.sh $(BUILD)/portlist mp1_rm $(MP1_RM_TOP) $(MP1_RM_RTL)
 
-$(BUILD)/portlist: tools/portlist.c include/dslink_ports.h
+$(BUILD)/portlist: tools/portlist.c include/dslink_ports.h include/mp1_rm_ports.h
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $< -o $@
 
@@ -193,8 +199,26 @@ $(MUT_DIR)/Vdslink: tb/dslink_mutants.txt $(BUILD)/mutgen tb/dslink_lockstep.cpp
 	  -LDFLAGS "$(CURDIR)/$(LIB)" $(addprefix $(MUT_DIR)/rtl/,$(notdir $(DSLINK_RTL))) \
 	  $(CURDIR)/tb/dslink_lockstep.cpp > $(MUT_DIR)/build.log 2>&1 || { tail -40 $(MUT_DIR)/build.log; exit 1; }
 
-mutants: $(MUT_DIR)/Vdslink
-	@scripts/mutants.sh $(MUT_DIR)/Vdslink tb/dslink_mutants.txt dslink
+DSLINK_MUT_RUNS := $(foreach t,$(DIRECTED),'--test $(t) --seed 1') '--test random --seed 11 --cycles 60000' \
+                   '--test faults --seed 12 --cycles 100000'
+mutants: $(MUT_DIR)/Vdslink mutants-mp1-rm
+	@scripts/mutants.sh $(MUT_DIR)/Vdslink tb/dslink_mutants.txt dslink $(DSLINK_MUT_RUNS)
+
+MP1_MUT_DIR := $(BUILD)/vl/mp1_rm_mut
+$(MP1_MUT_DIR)/Vmp1_rm: tb/mp1_rm_mutants.txt $(BUILD)/mutgen tb/mp1_rm_lockstep.cpp tb/lockstep.h $(LIB) $(MP1_RM_RTL)
+	@mkdir -p $(MP1_MUT_DIR)/rtl
+	$(BUILD)/mutgen tb/mp1_rm_mutants.txt $(MP1_MUT_DIR)/rtl $(MP1_RM_RTL)
+	@echo "== verilator: building the mutant mp1_rm RTL in $(MP1_MUT_DIR)"
+	@rm -f $@
+	verilator --cc --exe --build -j $(JOBS) --prefix Vmp1_rm --top-module $(MP1_RM_TOP) -Wno-fatal \
+	  -O3 --x-assign fast --x-initial fast -Mdir $(MP1_MUT_DIR) \
+	  -CFLAGS "-O2 -I$(CURDIR)/include -I$(CURDIR)/tb -DLOCKSTEP_CMP_REGS=1" \
+	  -LDFLAGS "$(CURDIR)/$(LIB)" $(addprefix $(MP1_MUT_DIR)/rtl/,$(notdir $(MP1_RM_RTL))) \
+	  $(CURDIR)/tb/mp1_rm_lockstep.cpp > $(MP1_MUT_DIR)/build.log 2>&1 || { tail -40 $(MP1_MUT_DIR)/build.log; exit 1; }
+
+mutants-mp1-rm: $(MP1_MUT_DIR)/Vmp1_rm
+	@scripts/mutants.sh $(MP1_MUT_DIR)/Vmp1_rm tb/mp1_rm_mutants.txt mp1_rm \
+	  $(foreach s,1 2 3 4 5 6,'--seed $(s) --cycles 100000')
 
 # ---- Link figures -----------------------------------------------------------------------------------
 figures: $(BUILD)/madpost
@@ -232,6 +256,7 @@ test: deps
 	@$(MAKE) --no-print-directory lint synth check-ports
 	@$(MAKE) --no-print-directory test-lockstep
 	@$(MAKE) --no-print-directory test-bp3
+	@$(MAKE) --no-print-directory test-mp1-rm
 	@$(MAKE) --no-print-directory mutants
 	@echo "make test: all passed"
 

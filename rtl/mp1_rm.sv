@@ -373,7 +373,9 @@ module mp1_rm (
         end else if (vpend_q) begin
           vpend_d = 1'b0;
           if (trunc) begin
-            // a1 then a gap: a dead flit went by; the gap is forwarded like any truncation.
+            // a1 then a gap: a dead flit went by; the gap goes on as an idle chunk (§8.6.9),
+            // even when it arrived as the illegal chunk.
+            st_dat_d   = ChIdle;
             cnt_dead_d = cnt_dead_q + 16'd1;
             rm_st_d    = Idle;
           end else begin
@@ -412,6 +414,7 @@ module mp1_rm (
             rm_st_d = Wait;
           end
         end else if (trunc) begin
+          st_dat_d = ChIdle;
           if (ifl_q == 6'd1) begin
             cnt_dead_d = cnt_dead_q + 16'd1;
           end else begin

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Checks that the ports of the RTL top module (names, directions, widths, order) are exactly the
-# ones include/dslink_ports.h lists. Uses Verilator's XML view of the RTL, so any formatting works.
-# usage: check_ports.sh PORTLIST_BINARY TOP RTL_FILES...
+# Checks that the ports of an RTL top module (names, directions, widths, order) are exactly the ones
+# its block's port-list header lists. Uses Verilator's XML view of the RTL, so any formatting works.
+# usage: check_ports.sh PORTLIST_BINARY BLOCK TOP RTL_FILES...
 set -euo pipefail
-portlist=$1; top=$2; shift 2
+portlist=$1; blk=$2; top=$3; shift 3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 verilator --xml-only --xml-output "$tmp/rtl.xml" --top-module "$top" "$@" >/dev/null
 awk -v top="$top" '
@@ -25,10 +25,10 @@ awk -v top="$top" '
   }
   END { for (i = 1; i <= np; i++) print pin[i], w[typ[i]] }
 ' "$tmp/rtl.xml" > "$tmp/rtl.txt"
-"$portlist" > "$tmp/want.txt"
+"$portlist" "$blk" > "$tmp/want.txt"
 if ! diff -u "$tmp/want.txt" "$tmp/rtl.txt" > "$tmp/diff.txt"; then
-  echo "check-ports: $top does not have the ports of include/dslink_ports.h (- expected, + RTL):"
+  echo "check-ports: $top does not have the ports of include/${blk}_ports.h (- expected, + RTL):"
   grep -E '^[-+][a-z]' "$tmp/diff.txt"
   exit 1
 fi
-echo "check-ports: $top matches include/dslink_ports.h ($(wc -l < "$tmp/want.txt") ports)"
+echo "check-ports: $top matches include/${blk}_ports.h ($(wc -l < "$tmp/want.txt") ports)"

@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Runs every mutant of a mutant list against the lockstep: a mutant is killed when some test
 # fails on it. Mutant 0 (no mutation) must pass everything, or the check itself is broken.
-# usage: mutants.sh LOCKSTEP_BINARY MUTANT_LIST BLOCK
+# usage: mutants.sh LOCKSTEP_BINARY MUTANT_LIST BLOCK 'ARGS1' 'ARGS2' ...
+#   each ARGS is one run of the binary (e.g. '--test packets --seed 1'); a mutant is killed by the
+#   first run that fails, in the order given.
 set -uo pipefail
-bin=$1; list=$2; blk=$3
-tests=(startup packets credit parity escape disconnect credit_rx credit_tx proto timeout cut abort link_en)
-run_all() { # $1 = mutant; prints the killing test, returns 0 if killed
-  local t
-  for t in "${tests[@]}"; do
-    "$bin" --test "$t" --seed 1 "+mutant=$1" >/dev/null 2>&1 || { echo "$t"; return 0; }
+bin=$1; list=$2; blk=$3; shift 3
+runs=("$@")
+run_all() { # $1 = mutant; prints the killing run, returns 0 if killed
+  local r
+  for r in "${runs[@]}"; do
+    # shellcheck disable=SC2086
+    "$bin" $r "+mutant=$1" >/dev/null 2>&1 || { echo "$r"; return 0; }
   done
-  "$bin" --test random --seed 11 --cycles 60000 "+mutant=$1" >/dev/null 2>&1 || { echo random; return 0; }
-  "$bin" --test faults --seed 12 --cycles 100000 "+mutant=$1" >/dev/null 2>&1 || { echo faults; return 0; }
   return 1
 }
 if killer=$(run_all 0); then
@@ -23,9 +24,9 @@ while IFS= read -r line; do
   n=$((n + 1))
   desc=${line##*@@}; desc=$(echo "$desc" | sed 's/^ *//')
   if killer=$(run_all "$n"); then
-    killed=$((killed + 1)); printf '  mutant %2d killed by %-10s %s\n' "$n" "$killer" "$desc"
+    killed=$((killed + 1)); printf '  mutant %2d killed by %-28s %s\n' "$n" "$killer" "$desc"
   else
-    survivors+=("$n"); printf '  mutant %2d SURVIVED            %s\n' "$n" "$desc"
+    survivors+=("$n"); printf '  mutant %2d SURVIVED %-28s %s\n' "$n" "" "$desc"
   fi
 done < "$list"
 echo "$blk mutants: killed $killed of $n"

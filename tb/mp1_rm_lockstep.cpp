@@ -81,8 +81,9 @@ struct Source {
     msgs++;
     std::deque<uint8_t> seg;
     uint32_t kind = rng_below(&rng, 100);
-    if (kind < 5) {  // a dead flit: one address flit, then nothing
+    if (kind < 5) {  // a dead flit: one address flit, then nothing (or an illegal chunk, §2.3)
       flit(seg, (rng_below(&rng, 7) << 5) | rng_below(&rng, 32));
+      if (rng_chance(&rng, 1, 3)) seg.push_back(3);
       q = seg;
       return;
     }

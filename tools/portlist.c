@@ -1,20 +1,33 @@
-/* Prints the DS-Link port list that include/dslink_ports.h defines, one "dir name width" line per
- * port in RTL order, for scripts/check_ports.sh to compare with the RTL. */
+/* Prints a block's port list as its X-macro header defines it, one "dir name width" line per port
+ * in RTL order, for scripts/check_ports.sh to compare with the RTL. usage: portlist BLOCK */
 #include <stdio.h>
+#include <string.h>
 
 #include "dslink_ports.h"
+#include "mp1_rm_ports.h"
 
-int main(void) {
+#define IN(n, w) printf("input %s_i %d\n", #n, w);
+#define OUT(n, w) printf("output %s_o %d\n", #n, w);
+#define DBG(n, w) printf("output dbg_%s_o %d\n", #n, w);
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: portlist dslink|mp1_rm\n");
+    return 2;
+  }
   puts("input clk_i 1");
   puts("input rst_ni 1");
-#define X(n, w) printf("input %s_i %d\n", #n, w);
-  DSLINK_INPUTS(X)
-#undef X
-#define X(n, w) printf("output %s_o %d\n", #n, w);
-  DSLINK_OUTPUTS(X)
-#undef X
-#define X(n, w) printf("output dbg_%s_o %d\n", #n, w);
-  DSLINK_REGS(X)
-#undef X
+  if (!strcmp(argv[1], "dslink")) {
+    DSLINK_INPUTS(IN)
+    DSLINK_OUTPUTS(OUT)
+    DSLINK_REGS(DBG)
+  } else if (!strcmp(argv[1], "mp1_rm")) {
+    MP1_RM_INPUTS(IN)
+    MP1_RM_OUTPUTS(OUT)
+    MP1_RM_REGS(DBG)
+  } else {
+    fprintf(stderr, "portlist: unknown block '%s'\n", argv[1]);
+    return 2;
+  }
   return 0;
 }
