@@ -78,6 +78,7 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
   const uint32_t stop[MP1_RM_NOUT] = {in->st_stop & 1u, in->ot_stop & 1u, in->rc_stop & 1u,
                                       in->pb_stop & 1u};
   const uint32_t q_rp[MP1_RM_NOUT] = {q->rp_st, q->rp_ot, q->rp_rc, q->rp_pb};
+  const uint32_t q_dat[MP1_RM_NOUT] = {q->st_dat, q->ot_dat, q->rc_dat, q->pb_dat};
   uint32_t rp[MP1_RM_NOUT] = {q->rp_st, q->rp_ot, q->rp_rc, q->rp_pb};
   uint32_t req[MP1_RM_NOUT] = {0, 0, 0, 0};
   uint32_t dat[MP1_RM_NOUT] = {0, 0, 0, 0};
@@ -101,7 +102,12 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
   const uint32_t a1 = a1_done ? byte : q->a1;
   const uint32_t code = a1 >> 5, addr = a1 & 31u;
   const int match = addr == in->pos;
-  const int bad = code == MP1_CODE_ILLEGAL || (!match && (!ahead_of(addr, in->pos, in->neg) || in->edge));
+  /* Bad: illegal code, unreachable address, or a route into a missing output (§8.8 rule 2). */
+  const route_t a1_route = route_for(code, match);
+  const int bad = code == MP1_CODE_ILLEGAL ||
+                  (!match && (!ahead_of(addr, in->pos, in->neg) || in->edge)) ||
+                  ((a1_route.mask >> MP1_RM_ST & 1u) && in->edge) ||
+                  ((a1_route.mask >> MP1_RM_OT & 1u) && in->oedge);
 
   const int ing = en && (s != MP1_RM_IDLE || start);
   if (ing) {
@@ -283,7 +289,8 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
           req[k] = (uint32_t)r_k;
           lower_owned = lower_owned && own[k];
           /* written: the writer is past the copy's first chunk (a pointer may lead by up to 6) */
-          ready = ready && own[k] && !stop[k] && ((q_rp[k] - q->wp) & 127u) > 6;
+          ready = ready && own[k] && !stop[k] && ((q_rp[k] - q->wp) & 127u) > 6 &&
+                  q_dat[k] == MP1_CH_IDLE; /* an idle chunk after an EOS (§8.8 rule 3) */
         }
         if (q->adapt_ok && q->route == (1u << MP1_RM_ST) && !own[MP1_RM_ST])
           req[MP1_RM_OT] = 1;
@@ -391,8 +398,17 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
   d->rm_st = next;
   if (next == MP1_RM_IDLE)
     clear_message(d);
-  /* A whole segment waiting in HOLD, or a received message still draining (§8.6 rule 10). */
-  d->stop = (next == MP1_RM_HOLD && d->segend) || d->ended;
+  /* stop on occupancy (§8.8 rule 1): with at most 30 unread chunks a new segment still fits. */
+  uint32_t occ = 0;
+  for (int k = 0; k < MP1_RM_NOUT; k++) {
+    if (!(d->route & (1u << k)))
+      continue;
+    const uint32_t lead = (rp[k] - d->wp) & 127u;
+    const uint32_t u = lead <= 6 ? 0 : (d->wp - rp[k]) & 127u;
+    if (u > occ)
+      occ = u;
+  }
+  d->stop = d->ended || ((next == MP1_RM_HOLD || next == MP1_RM_EMIT) && occ > 30);
 
   out->in_stop = q->stop;
   out->st_dat = q->st_dat;

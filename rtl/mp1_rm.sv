@@ -107,6 +107,9 @@ module mp1_rm (
   localparam logic [6:0] PosData = 7'd6;
   // A copy's first chunk is never more than this far ahead of wp (rc at 6, wp from 0).
   localparam logic [6:0] MaxLead = 7'd6;
+  // stop rises above this many unread chunks (§8.8.1): a new segment (97 chunks) and the one
+  // chunk that may arrive while stop rises still fit in the 128 entries.
+  localparam logic [6:0] OccMax  = 7'd30;
 
   localparam logic [5:0] IflLong = 6'd32;
   localparam logic [5:0] IflSat  = 6'd33;
@@ -187,7 +190,6 @@ module mp1_rm (
     f_addr    = flit[4:0];
     f_match   = (f_addr == pos_i);
     f_ahead   = neg_i ? (f_addr < pos_i) : (f_addr > pos_i);
-    f_bad     = (f_code == CodeIllegal) || (!f_match && (!f_ahead || edge_i));
     f_two_dim = (a1_q[7:5] == CodeP2pStatic) || (a1_q[7:5] == CodeP2pAdapt) ||
                 (a1_q[7:5] == CodeBcast2d);
 
@@ -235,14 +237,19 @@ module mp1_rm (
         default:     rt_route = RtSt;
       endcase
     end
+    // bad (§8.3), and also a route into a missing output (§8.8.2): it would wait for ever. The
+    // adaptive alternative is not part of the route, so it never makes a1 bad.
+    f_bad = (f_code == CodeIllegal) || (!f_match && (!f_ahead || edge_i)) ||
+            (rt_route[0] && edge_i) || (rt_route[1] && oedge_i);
   end
 
   // ---- Next state ------------------------------------------------------------------------------
-  logic [3:0] own, stp, lead, low_ok, req, sending, live, eoc;
+  logic [3:0] own, stp, lead, odle, low_ok, req, sending, live, eoc, full;
   logic       alt, turn, emit_ok, next_seg;
   logic [1:0] ph;
   logic [2:0] rd_st, rd_ot, rd_rc, rd_pb;
   logic [6:0] lead_st, lead_ot, lead_rc, lead_pb;
+  logic [6:0] u_st, u_ot, u_rc, u_pb;
 
   always_comb begin
     rm_st_d         = rm_st_q;
@@ -302,6 +309,8 @@ module mp1_rm (
     lead_rc = rp_rc_q - wp_q;
     lead_pb = rp_pb_q - wp_q;
     lead    = {lead_pb <= MaxLead, lead_rc <= MaxLead, lead_ot <= MaxLead, lead_st <= MaxLead};
+    // The chunk each output shows this cycle is idle (§8.8.3).
+    odle    = {pb_dat_q == ChIdle, rc_dat_q == ChIdle, ot_dat_q == ChIdle, st_dat_q == ChIdle};
     rd_st   = mem[rp_st_q];
     rd_ot   = mem[rp_ot_q];
     rd_rc   = mem[rp_rc_q];
@@ -500,9 +509,10 @@ module mp1_rm (
           end
 
           // Emission start (§8.6.5): every copy owned, its receiver not stopping, its first
-          // chunk written. The copies send their first chunk in this same cycle.
+          // chunk written, its output showing idle now (§8.8.3: an idle chunk after every EOS).
+          // The copies send their first chunk in this same cycle.
           emit_ok = (route_q != 4'b0000) && !turn &&
-                    ((route_q & ~(own & ~stp & ~lead)) == 4'b0000);
+                    ((route_q & ~(own & ~stp & ~lead & odle)) == 4'b0000);
           if (emit_ok) begin
             sending  = route_q;
             ph       = 2'd0;
@@ -634,9 +644,16 @@ module mp1_rm (
       rph_d      = 2'd0;
     end
 
-    // stop (§8.6.10), and also while an ended message drains: a new message must not arrive
-    // before wp and the read pointers restart at 0.
-    stop_d = ((rm_st_d == Hold) && segend_d) || ended_d;
+    // stop on occupancy (§8.8.1): u_k, the chunks copy k has still to read (0 while its pointer
+    // is at most 6 chunks ahead of wp), over the copies of route_d; occ > 30 iff some u_k > 30.
+    // Also while an ended message drains: a new message must not arrive before wp and the read
+    // pointers restart at 0.
+    u_st   = ((rp_st_d - wp_d) <= MaxLead) ? 7'd0 : wp_d - rp_st_d;
+    u_ot   = ((rp_ot_d - wp_d) <= MaxLead) ? 7'd0 : wp_d - rp_ot_d;
+    u_rc   = ((rp_rc_d - wp_d) <= MaxLead) ? 7'd0 : wp_d - rp_rc_d;
+    u_pb   = ((rp_pb_d - wp_d) <= MaxLead) ? 7'd0 : wp_d - rp_pb_d;
+    full   = route_d & {u_pb > OccMax, u_rc > OccMax, u_ot > OccMax, u_st > OccMax};
+    stop_d = ended_d || ((rm_st_d == Hold || rm_st_d == Emit) && (full != 4'b0000));
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

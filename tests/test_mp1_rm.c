@@ -39,6 +39,7 @@ typedef struct {
   mp1_rm_state_t st;
   mp1_rm_in_t in;
   uint32_t own[4];
+  uint32_t blocked[4]; /* held by another machine for the whole run */
   stream_t out[4];   /* what each output channel showed, cycle by cycle */
   int first_cycle[4]; /* cycle of the first non-idle chunk on each output */
 } rig_t;
@@ -58,8 +59,8 @@ static void rig_run(rig_t *r, const stream_t *s, int cycles) {
     r->in.in_dat = t < s->n ? s->c[t] : 0;
     r->in.st_own = r->own[0], r->in.ot_own = r->own[1], r->in.rc_own = r->own[2],
     r->in.pb_own = r->own[3];
-    r->in.st_free = !r->own[0], r->in.ot_free = !r->own[1], r->in.rc_free = !r->own[2],
-    r->in.pb_free = !r->own[3];
+    r->in.st_free = !r->own[0] && !r->blocked[0], r->in.ot_free = !r->own[1] && !r->blocked[1],
+    r->in.rc_free = !r->own[2] && !r->blocked[2], r->in.pb_free = !r->own[3] && !r->blocked[3];
     mp1_rm_out_t o;
     mp1_rm_next_t nx;
     mp1_rm_eval(&r->st, &r->in, &o, &nx);
@@ -70,7 +71,7 @@ static void rig_run(rig_t *r, const stream_t *s, int cycles) {
       r->out[k].c[r->out[k].n++] = (uint8_t)dat[k];
       if (dat[k] && r->first_cycle[k] < 0)
         r->first_cycle[k] = t;
-      r->own[k] = req[k];
+      r->own[k] = req[k] && !r->blocked[k];
     }
     mp1_rm_clock(&r->st, &nx);
   }
@@ -167,12 +168,72 @@ static void test_dead_flit_dropped(void **state) {
   assert_int_equal(r.st.r.rm_st, MP1_RM_IDLE);
 }
 
+/* §5.4: straight held by another machine, code 1, other dimension ahead: a2, a1, data leave on
+ * the other output. */
+static void test_adaptive_turn(void **state) {
+  (void)state;
+  rig_t r;
+  rig_init(&r, 2, 4);
+  r.blocked[MP1_RM_ST] = 1;
+  stream_t in = {.n = 0}, want = {.n = 0}, got;
+  const uint32_t hdr[2] = {aflit(MP1_CODE_P2P_ADAPTIVE, 9), aflit(MP1_CODE_DELIVER, 7)};
+  put_msg(&in, hdr, 2, DATA, 4);
+  rig_run(&r, &in, 80);
+  const uint32_t swapped[2] = {hdr[1], hdr[0]};
+  put_msg(&want, swapped, 2, DATA, 4);
+  trimmed(&r.out[MP1_RM_OT], &got);
+  assert_stream_eq(&got, &want);
+  assert_int_equal(r.st.r.cnt_adapt, 1);
+  assert_int_equal(r.first_cycle[MP1_RM_ST], -1);
+}
+
+/* §5.5: code 4 without a match: straight [a1 a2 d], other [a2 d], interface [d], together. */
+static void test_broadcast_copies(void **state) {
+  (void)state;
+  rig_t r;
+  rig_init(&r, 2, 4);
+  stream_t in = {.n = 0}, w_st = {.n = 0}, w_ot = {.n = 0}, w_rc = {.n = 0}, got;
+  const uint32_t hdr[2] = {aflit(MP1_CODE_BCAST_2D, 9), aflit(MP1_CODE_BCAST_1D, 7)};
+  put_msg(&in, hdr, 2, DATA, 3);
+  rig_run(&r, &in, 80);
+  put_msg(&w_st, hdr, 2, DATA, 3);
+  put_msg(&w_ot, hdr + 1, 1, DATA, 3);
+  put_msg(&w_rc, NULL, 0, DATA, 3);
+  trimmed(&r.out[MP1_RM_ST], &got);
+  assert_stream_eq(&got, &w_st);
+  trimmed(&r.out[MP1_RM_OT], &got);
+  assert_stream_eq(&got, &w_ot);
+  trimmed(&r.out[MP1_RM_RC], &got);
+  assert_stream_eq(&got, &w_rc);
+  /* the copies are acquired one after the other (ordered acquisition), then start together */
+  assert_int_equal(r.first_cycle[MP1_RM_ST], r.first_cycle[MP1_RM_OT]);
+  assert_int_equal(r.first_cycle[MP1_RM_OT], r.first_cycle[MP1_RM_RC]);
+}
+
+/* §8.8 rule 2: a turn into a missing other-dimension output is a bad message, not a wait. */
+static void test_turn_into_missing_output(void **state) {
+  (void)state;
+  rig_t r;
+  rig_init(&r, 5, 1);
+  r.in.oedge = 1;
+  stream_t in = {.n = 0};
+  const uint32_t hdr[2] = {aflit(MP1_CODE_P2P_STATIC, 5), aflit(MP1_CODE_DELIVER, 3)};
+  put_msg(&in, hdr, 2, DATA, 4);
+  rig_run(&r, &in, 80);
+  assert_int_equal(r.st.r.cnt_bad_addr, 1);
+  assert_int_equal(r.first_cycle[MP1_RM_OT], -1);
+  assert_int_equal(r.st.r.rm_st, MP1_RM_IDLE);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_pass_straight),
       cmocka_unit_test(test_match_turns),
       cmocka_unit_test(test_deliver),
       cmocka_unit_test(test_dead_flit_dropped),
+      cmocka_unit_test(test_adaptive_turn),
+      cmocka_unit_test(test_broadcast_copies),
+      cmocka_unit_test(test_turn_into_missing_output),
   };
   return cmocka_run_group_tests_name("mp1_rm", tests, NULL, NULL);
 }
