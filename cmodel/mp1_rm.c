@@ -353,7 +353,8 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
       if (route & (1u << k))
         req[k] = 1;
     if (start) {
-      if (route == (1u << MP1_RM_ST) && !stop[MP1_RM_ST]) {
+      /* cut through only after an idle chunk on the output (§8.8 rule 4) */
+      if (route == (1u << MP1_RM_ST) && !stop[MP1_RM_ST] && q->st_dat == MP1_CH_IDLE) {
         dat[MP1_RM_ST] = c;
         next = MP1_RM_PASS;
       } else {

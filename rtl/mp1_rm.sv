@@ -554,7 +554,8 @@ module mp1_rm (
         // The path stays reserved between segments.
         req = route_q;
         if (start) begin
-          if (route_q == RtSt && !st_stop_i) begin
+          // Cut through only if straight shows idle now (§8.8.4): an idle chunk after every EOS.
+          if (route_q == RtSt && !st_stop_i && st_dat_q == ChIdle) begin
             st_dat_d = c;
             rm_st_d  = Pass;
           end else begin
