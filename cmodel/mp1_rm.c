@@ -57,6 +57,22 @@ static route_t route_for(uint32_t code, int match) {
 
 void mp1_rm_reset(mp1_rm_state_t *st) { memset(st, 0, sizeof *st); }
 
+/* A truncation: after the segment's first flit a dead flit, after more a cut (§8.6 rule 9). */
+static void count_trunc(const mp1_rm_regs_t *q, mp1_rm_regs_t *d) {
+  if (q->ifl == 1)
+    d->cnt_dead = (q->cnt_dead + 1) & 0xffffu;
+  else
+    d->cnt_cut = (q->cnt_cut + 1) & 0xffffu;
+}
+
+/* The verdict on a bad a1 whose next chunk is not a gap: a bad message (§8.6 rule 3). */
+static void count_bad(const mp1_rm_regs_t *q, mp1_rm_regs_t *d) {
+  if ((q->a1 >> 5) == MP1_CODE_ILLEGAL)
+    d->cnt_bad_code = (q->cnt_bad_code + 1) & 0xffffu;
+  else
+    d->cnt_bad_addr = (q->cnt_bad_addr + 1) & 0xffffu;
+}
+
 /* The message registers back to 0; framing (ic, isr, iseg, ifl), counters, output chunks and
  * stop keep their values (§8.6 rule 13). */
 static void clear_message(mp1_rm_regs_t *d) {
@@ -189,10 +205,7 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
         next = MP1_RM_IDLE;
       } else {
         req[MP1_RM_ST] = 0;
-        if ((q->a1 >> 5) == MP1_CODE_ILLEGAL)
-          d->cnt_bad_code = (q->cnt_bad_code + 1) & 0xffffu;
-        else
-          d->cnt_bad_addr = (q->cnt_bad_addr + 1) & 0xffffu;
+        count_bad(q, d);
         next = eom ? MP1_RM_IDLE : MP1_RM_DROP;
       }
     } else if (overlong) {
@@ -223,10 +236,7 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
       }
     } else if (trunc) {
       dat[MP1_RM_ST] = 0;
-      if (q->ifl == 1)
-        d->cnt_dead = (q->cnt_dead + 1) & 0xffffu;
-      else
-        d->cnt_cut = (q->cnt_cut + 1) & 0xffffu;
+      count_trunc(q, d);
       next = MP1_RM_IDLE;
     }
     break;
@@ -238,19 +248,13 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
         d->cnt_dead = (q->cnt_dead + 1) & 0xffffu;
         next = MP1_RM_IDLE;
       } else {
-        if ((q->a1 >> 5) == MP1_CODE_ILLEGAL)
-          d->cnt_bad_code = (q->cnt_bad_code + 1) & 0xffffu;
-        else
-          d->cnt_bad_addr = (q->cnt_bad_addr + 1) & 0xffffu;
+        count_bad(q, d);
         next = eom ? MP1_RM_IDLE : MP1_RM_DROP;
       }
       break;
     }
     if (trunc) {
-      if (q->ifl == 1)
-        d->cnt_dead = (q->cnt_dead + 1) & 0xffffu;
-      else
-        d->cnt_cut = (q->cnt_cut + 1) & 0xffffu;
+      count_trunc(q, d);
       next = MP1_RM_IDLE;
       break;
     }
@@ -327,10 +331,7 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
     }
     if (trunc) {
       d->ended = 1;
-      if (q->ifl == 1)
-        d->cnt_dead = (q->cnt_dead + 1) & 0xffffu;
-      else
-        d->cnt_cut = (q->cnt_cut + 1) & 0xffffu;
+      count_trunc(q, d);
     }
     /* A copy keeps its output until it has sent the message's last chunk: one stopped at an EOS
      * keeps it for the next segment (§8.6 rule 8). */

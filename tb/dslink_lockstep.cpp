@@ -34,25 +34,10 @@ using lockstep::Sig;
 
 namespace {
 
-[[noreturn]] void usage_error(const std::string &msg) {
-  std::fprintf(stderr, "dslink_lockstep: %s\n(try --help)\n", msg.c_str());
-  std::exit(2);
-}
+[[noreturn]] void usage_error(const std::string &msg) { lockstep::usage_error("dslink_lockstep", msg); }
 
 std::vector<Sig> make_sigs() {
-  std::vector<Sig> s;
-#define X(n, w) s.push_back({#n "_i", w, lockstep::kIn});
-  DSLINK_INPUTS(X)
-#undef X
-#define X(n, w) s.push_back({#n "_o", w, lockstep::kOut});
-  DSLINK_OUTPUTS(X)
-#undef X
-#if LOCKSTEP_CMP_REGS
-#define X(n, w) s.push_back({#n "_q", w, lockstep::kReg});
-  DSLINK_REGS(X)
-#undef X
-#endif
-  return s;
+  return LOCKSTEP_SIGS(DSLINK_INPUTS, DSLINK_OUTPUTS, DSLINK_REGS, LOCKSTEP_CMP_REGS);
 }
 
 // Parameters the RTL was built with ("BitPeriod=3,RxDepth=64"), applied to the C model too.

@@ -23,6 +23,25 @@ struct Sig {
   Dir dir;
 };
 
+// Usage errors of a testbench binary: a message and exit code 2.
+[[noreturn]] inline void usage_error(const char *prog, const std::string &msg) {
+  std::fprintf(stderr, "%s: %s\n(try --help)\n", prog, msg.c_str());
+  std::exit(2);
+}
+
+// The signal table of a block from its X-macro port list (inputs, outputs, registers).
+#define LOCKSTEP_SIGS(INPUTS, OUTPUTS, REGS, CMP_REGS)                                  \
+  [] {                                                                                 \
+    std::vector<lockstep::Sig> s_;                                                     \
+    INPUTS(LOCKSTEP_X_IN)                                                              \
+    OUTPUTS(LOCKSTEP_X_OUT)                                                            \
+    if (CMP_REGS) { REGS(LOCKSTEP_X_REG) }                                             \
+    return s_;                                                                         \
+  }()
+#define LOCKSTEP_X_IN(n, w) s_.push_back({#n "_i", w, lockstep::kIn});
+#define LOCKSTEP_X_OUT(n, w) s_.push_back({#n "_o", w, lockstep::kOut});
+#define LOCKSTEP_X_REG(n, w) s_.push_back({#n "_q", w, lockstep::kReg});
+
 // One cycle is 10 time units (ns): inputs change at 10n, the clock rises at 10n+5.
 constexpr uint64_t kPeriod = 10;
 

@@ -25,25 +25,10 @@ using lockstep::Sig;
 
 namespace {
 
-[[noreturn]] void usage_error(const std::string &msg) {
-  std::fprintf(stderr, "mp1_rm_lockstep: %s\n(try --help)\n", msg.c_str());
-  std::exit(2);
-}
+[[noreturn]] void usage_error(const std::string &msg) { lockstep::usage_error("mp1_rm_lockstep", msg); }
 
 std::vector<Sig> make_sigs() {
-  std::vector<Sig> s;
-#define X(n, w) s.push_back({#n "_i", w, lockstep::kIn});
-  MP1_RM_INPUTS(X)
-#undef X
-#define X(n, w) s.push_back({#n "_o", w, lockstep::kOut});
-  MP1_RM_OUTPUTS(X)
-#undef X
-#if LOCKSTEP_CMP_REGS
-#define X(n, w) s.push_back({#n "_q", w, lockstep::kReg});
-  MP1_RM_REGS(X)
-#undef X
-#endif
-  return s;
+  return LOCKSTEP_SIGS(MP1_RM_INPUTS, MP1_RM_OUTPUTS, MP1_RM_REGS, LOCKSTEP_CMP_REGS);
 }
 
 struct Options {
