@@ -162,6 +162,16 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
   if (eom && (s == MP1_RM_HOLD || s == MP1_RM_EMIT))
     d->ended = 1;
 
+  /* Abort between segments (§8.8 rule 5): the illegal chunk on every owned route output. */
+#define ABORT_OUTPUTS()                                                              \
+  do {                                                                               \
+    for (int k_ = 0; k_ < MP1_RM_NOUT; k_++)                                         \
+      if ((q->route >> k_ & 1u) && own[k_]) {                                        \
+        dat[k_] = MP1_CH_ILLEGAL;                                                    \
+        req[k_] = 1;                                                                 \
+      }                                                                              \
+  } while (0)
+
   /* One chunk of copy k from the buffer (§8.4 EMIT, §8.6 rule 6). */
 #define EMIT_STEP(k)                                                                 \
   do {                                                                               \
@@ -255,11 +265,13 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
     }
     if (trunc) {
       count_trunc(q, d);
+      ABORT_OUTPUTS();
       next = MP1_RM_IDLE;
       break;
     }
     if (overlong) {
       d->cnt_bad_long = (q->cnt_bad_long + 1) & 0xffffu;
+      ABORT_OUTPUTS();
       next = MP1_RM_DROP;
       break;
     }
@@ -353,7 +365,14 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
     for (int k = 0; k < MP1_RM_NOUT; k++)
       if (route & (1u << k))
         req[k] = 1;
-    if (start) {
+    if (en && ic == 0 && !q->iseg && c == MP1_CH_ILLEGAL) {
+      /* an abort from upstream: pass it on and end the message (§8.8 rule 5) */
+      d->cnt_cut = (q->cnt_cut + 1) & 0xffffu;
+      for (int k = 0; k < MP1_RM_NOUT; k++)
+        req[k] = 0;
+      ABORT_OUTPUTS();
+      next = MP1_RM_IDLE;
+    } else if (start) {
       /* cut through only after an idle chunk on the output (§8.8 rule 4) */
       if (route == (1u << MP1_RM_ST) && !stop[MP1_RM_ST] && q->st_dat == MP1_CH_IDLE) {
         dat[MP1_RM_ST] = c;
@@ -370,6 +389,7 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
     break;
   }
 #undef EMIT_STEP
+#undef ABORT_OUTPUTS
 
   /* Leaving EMIT (§8.6 rule 8) in the cycle the last copy stops: a later segment already in the
    * buffer goes first, even when ended (the EOM may be that segment's). */

@@ -160,7 +160,7 @@ module mp1_rm (
 
   // ---- Ingress decode (§8.3) -----------------------------------------------------------------
   logic [2:0] c;
-  logic       ing_on, start, endc, eom, gap, done, trunc, seg_chunk, bad_long;
+  logic       ing_on, start, endc, eom, gap, ill, done, trunc, seg_chunk, bad_long;
   logic       a1_done, a2_done;
   logic [7:0] flit;
   logic [2:0] f_code;
@@ -177,6 +177,7 @@ module mp1_rm (
     endc      = ing_on && (ic_q == 2'd0) && (c == ChEos || c == ChEom);
     eom       = ing_on && (ic_q == 2'd0) && (c == ChEom);
     gap       = ing_on && (ic_q == 2'd0) && (c == ChIdle || c == ChIll);
+    ill       = ing_on && (ic_q == 2'd0) && (c == ChIll);
     done      = ing_on && (ic_q == 2'd2);
     trunc     = iseg_q && gap;
     seg_chunk = start || (ing_on && ic_q != 2'd0) || endc;
@@ -245,7 +246,7 @@ module mp1_rm (
 
   // ---- Next state ------------------------------------------------------------------------------
   logic [3:0] own, stp, lead, odle, low_ok, req, sending, live, eoc, full;
-  logic       alt, turn, emit_ok, next_seg;
+  logic       alt, turn, emit_ok, next_seg, abort_msg;
   logic [1:0] ph;
   logic [2:0] rd_st, rd_ot, rd_rc, rd_pb;
   logic [6:0] lead_st, lead_ot, lead_rc, lead_pb;
@@ -298,6 +299,7 @@ module mp1_rm (
     live            = 4'b0000;
     eoc             = 4'b0000;
     next_seg        = 1'b0;
+    abort_msg       = 1'b0;
     stop_d          = 1'b0;
 
     own     = {pb_own_i, rc_own_i, ot_own_i, st_own_i};
@@ -434,8 +436,11 @@ module mp1_rm (
       end
 
       Hold: begin
+        // Every way out of HOLD to DROP or IDLE abandons the message: the owned outputs of the
+        // route get the illegal chunk (§8.8.5), which ends the message downstream.
         if (bad_long) begin
           cnt_bad_long_d = cnt_bad_long_q + 16'd1;
+          abort_msg      = 1'b1;
           rm_st_d        = Drop;
         end else if (trunc) begin
           // The gap wins over an emission start in the same cycle (§8.6.3).
@@ -444,9 +449,12 @@ module mp1_rm (
           end else begin
             cnt_cut_d = cnt_cut_q + 16'd1;
           end
-          rm_st_d = Idle;
+          abort_msg = 1'b1;
+          rm_st_d   = Idle;
         end else if (vpend_q) begin
-          vpend_d = 1'b0;
+          // route_q is still 0 here (a bad a1 sets no route), so nothing is sent.
+          vpend_d   = 1'b0;
+          abort_msg = 1'b1;
           if (a1_q[7:5] == CodeIllegal) begin
             cnt_bad_code_d = cnt_bad_code_q + 16'd1;
           end else begin
@@ -561,6 +569,12 @@ module mp1_rm (
           end else begin
             rm_st_d = Hold;
           end
+        end else if (ill && !iseg_q) begin
+          // The illegal chunk between segments: upstream abandoned the message (§8.8.5). Pass
+          // it on and end the message here too.
+          cnt_cut_d = cnt_cut_q + 16'd1;
+          abort_msg = 1'b1;
+          rm_st_d   = Idle;
         end
       end
 
@@ -574,6 +588,17 @@ module mp1_rm (
         rm_st_d = Idle;
       end
     endcase
+
+    // -- Abort between segments (§8.8.5): every output of route_q this machine owns shows the
+    // illegal chunk next cycle, so the machine behind it ends the message as well. Outputs it
+    // does not own are not requested. No copy sends in such a cycle.
+    if (abort_msg) begin
+      req      = route_q & own;
+      st_dat_d = req[0] ? ChIll : ChIdle;
+      ot_dat_d = req[1] ? ChIll : ChIdle;
+      rc_dat_d = req[2] ? ChIll : ChIdle;
+      pb_dat_d = req[3] ? ChIll : ChIdle;
+    end
 
     // -- Streaming copies (HOLD's emission cycle and EMIT): each sends mem[rp_k] and advances.
     // After a truncation a copy stops on reaching wp without sending.

@@ -98,8 +98,16 @@ struct Source {
       flit(seg, rng_below(&rng, 256));
       nflits++;
     }
+    // Now and then the last segment runs over 32 flits (a bad message found late).
+    if (all.size() >= 1 && rng_chance(&rng, 1, 15))
+      for (int i = 0; i < 35; i++) flit(seg, rng_below(&rng, 256));
     seg.push_back(2);  // EOM
     all.push_back(seg);
+    // Now and then a message with several segments is aborted between two of them (§8.8 rule 5).
+    if (all.size() > 1 && rng_chance(&rng, 1, 8)) {
+      all.resize(1 + rng_below(&rng, (uint32_t)all.size() - 1));
+      all.push_back(std::deque<uint8_t>{3});
+    }
     q = all[0];
     for (size_t i = 1; i < all.size(); i++) segs.push_back(all[i]);
   }
