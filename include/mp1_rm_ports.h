@@ -10,6 +10,7 @@
   X(oneg, 1)             \
   X(edge, 1)             \
   X(oedge, 1)            \
+  X(ot_first, 1)         \
   X(in_dat, 3)           \
   X(st_own, 1)           \
   X(st_free, 1)          \
@@ -35,40 +36,43 @@
   X(pb_dat, 3)            \
   X(pb_req, 1)
 
-#define MP1_RM_REGS(X) \
-  X(rm_st, 3)          \
-  X(ic, 2)             \
-  X(isr, 5)            \
-  X(iseg, 1)           \
-  X(ifl, 6)            \
-  X(ihd, 2)            \
-  X(a1, 8)             \
-  X(a2, 8)             \
-  X(vpend, 1)          \
-  X(route, 4)          \
-  X(rnew, 1)           \
-  X(adapt_ok, 1)       \
-  X(wp, 7)             \
-  X(rp_st, 7)          \
-  X(rp_ot, 7)          \
-  X(rp_rc, 7)          \
-  X(rp_pb, 7)          \
-  X(act, 4)            \
-  X(swap, 1)           \
-  X(segend, 1)         \
-  X(ended, 1)          \
-  X(stop, 1)           \
-  X(st_dat, 3)         \
-  X(ot_dat, 3)         \
-  X(rc_dat, 3)         \
-  X(pb_dat, 3)         \
-  X(cnt_dead, 16)      \
-  X(cnt_bad_code, 16)  \
-  X(cnt_bad_addr, 16)  \
-  X(cnt_bad_long, 16)  \
-  X(cnt_stray, 16)     \
-  X(cnt_cut, 16)       \
-  X(cnt_adapt, 16)     \
-  X(cnt_adapt_buf, 16)
+/* Registers, with a name prefix for the planes that hold two machines (P may be empty). */
+#define MP1_RM_REGS_P(X, P) \
+  X(P##rm_st, 3) \
+  X(P##ic, 2) \
+  X(P##isr, 5) \
+  X(P##iseg, 1) \
+  X(P##ifl, 6) \
+  X(P##ihd, 2) \
+  X(P##a1, 8) \
+  X(P##a2, 8) \
+  X(P##vpend, 1) \
+  X(P##route, 4) \
+  X(P##rnew, 1) \
+  X(P##adapt_ok, 1) \
+  X(P##wp, 7) \
+  X(P##rp_st, 7) \
+  X(P##rp_ot, 7) \
+  X(P##rp_rc, 7) \
+  X(P##rp_pb, 7) \
+  X(P##act, 4) \
+  X(P##swap, 1) \
+  X(P##segend, 1) \
+  X(P##ended, 1) \
+  X(P##stop, 1) \
+  X(P##st_dat, 3) \
+  X(P##ot_dat, 3) \
+  X(P##rc_dat, 3) \
+  X(P##pb_dat, 3) \
+  X(P##cnt_dead, 16) \
+  X(P##cnt_bad_code, 16) \
+  X(P##cnt_bad_addr, 16) \
+  X(P##cnt_bad_long, 16) \
+  X(P##cnt_stray, 16) \
+  X(P##cnt_cut, 16) \
+  X(P##cnt_adapt, 16) \
+  X(P##cnt_adapt_buf, 16)
+
+#define MP1_RM_REGS(X) MP1_RM_REGS_P(X, )
 
 #endif
