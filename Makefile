@@ -37,7 +37,7 @@ VL_DIR ?= $(BUILD)/vl/dslink$(VL_TAG)
 LOCKSTEP := $(VL_DIR)/Vdslink
 
 .PHONY: all deps lib run test test-unit test-lockstep test-bp3 lint synth check-ports mutants \
-        figures figures-doc figures-plot soak clean help lockstep bench test-mp1-rm mutants-mp1-rm
+        figures figures-doc figures-plot soak clean help lockstep bench test-mp1-rm mutants-mp1-rm test-mp1-plane
 
 all: lib $(BUILD)/madpost $(LOCKSTEP)
 
@@ -98,6 +98,7 @@ lint:
 	verilator --lint-only -Wall --top-module $(DSLINK_TOP) $(DSLINK_RTL)
 	verilator --lint-only -Wall --top-module $(DSLINK_TOP) -GBitPeriod=3 -GRxDepth=64 -GTxDepth=2 $(DSLINK_RTL)
 	verilator --lint-only -Wall --top-module $(MP1_RM_TOP) $(MP1_RM_RTL)
+	verilator --lint-only -Wall --top-module $(MP1_PLANE_TOP) $(MP1_PLANE_RTL)
 	@echo "lint: verilator -Wall clean"
 
 synth: $(BUILD)/synth/dslink.log $(BUILD)/synth/mp1_rm.log
@@ -113,8 +114,9 @@ $(BUILD)/synth/mp1_rm.log: $(MP1_RM_RTL)
 check-ports: $(BUILD)/portlist
 	@scripts/check_ports.sh $(BUILD)/portlist dslink $(DSLINK_TOP) $(DSLINK_RTL)
 	@scripts/check_ports.sh $(BUILD)/portlist mp1_rm $(MP1_RM_TOP) $(MP1_RM_RTL)
+	@scripts/check_ports.sh $(BUILD)/portlist mp1_plane $(MP1_PLANE_TOP) $(MP1_PLANE_RTL)
 
-$(BUILD)/portlist: tools/portlist.c include/dslink_ports.h include/mp1_rm_ports.h
+$(BUILD)/portlist: tools/portlist.c include/dslink_ports.h include/mp1_rm_ports.h include/mp1_plane_ports.h
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $< -o $@
 
@@ -176,7 +178,7 @@ $(MP1_VL_DIR)/config.stamp: FORCE
 	@echo '$(MP1_RM_RTL) $(MP1_RM_TOP) $(MP1_RM_CMP_REGS)' | cmp -s - $@ || \
 	  echo '$(MP1_RM_RTL) $(MP1_RM_TOP) $(MP1_RM_CMP_REGS)' > $@
 
-$(MP1_LOCKSTEP): $(MP1_VL_DIR)/config.stamp tb/mp1_rm_lockstep.cpp tb/lockstep.h $(LIB) $(CMODEL_HDR) $(MP1_RM_RTL)
+$(MP1_LOCKSTEP): $(MP1_VL_DIR)/config.stamp tb/mp1_rm_lockstep.cpp tb/mp1_stim.h tb/lockstep.h $(LIB) $(CMODEL_HDR) $(MP1_RM_RTL)
 	@echo "== verilator: building $(MP1_RM_TOP) lockstep in $(MP1_VL_DIR)"
 	@rm -f $@
 	verilator --cc --exe --build -j $(JOBS) --prefix Vmp1_rm --top-module $(MP1_RM_TOP) -Wno-fatal \
@@ -187,6 +189,28 @@ $(MP1_LOCKSTEP): $(MP1_VL_DIR)/config.stamp tb/mp1_rm_lockstep.cpp tb/lockstep.h
 
 test-mp1-rm: $(MP1_LOCKSTEP)
 	@set -e; for s in $(MP1_SEEDS); do $(MP1_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES) | tail -1; done
+
+# ---- MP1 plane lockstep (docs/mp1.md §10) ----------------------------------------------------------
+MP1_PLANE_RTL   ?= rtl/mp1_rm.sv rtl/mp1_arb.sv rtl/mp1_plane.sv
+MP1_PLANE_TOP   ?= mp1_plane
+MP1P_VL_DIR     ?= $(BUILD)/vl/mp1_plane
+MP1P_LOCKSTEP   := $(MP1P_VL_DIR)/Vmp1_plane
+
+$(MP1P_VL_DIR)/config.stamp: FORCE
+	@mkdir -p $(@D)
+	@echo '$(MP1_PLANE_RTL) $(MP1_PLANE_TOP)' | cmp -s - $@ || echo '$(MP1_PLANE_RTL) $(MP1_PLANE_TOP)' > $@
+
+$(MP1P_LOCKSTEP): $(MP1P_VL_DIR)/config.stamp tb/mp1_plane_lockstep.cpp tb/mp1_stim.h tb/lockstep.h $(LIB) $(CMODEL_HDR) $(MP1_PLANE_RTL)
+	@echo "== verilator: building $(MP1_PLANE_TOP) lockstep in $(MP1P_VL_DIR)"
+	@rm -f $@
+	verilator --cc --exe --build -j $(JOBS) --prefix Vmp1_plane --top-module $(MP1_PLANE_TOP) -Wno-fatal \
+	  -O3 --x-assign fast --x-initial fast -Mdir $(MP1P_VL_DIR) \
+	  -CFLAGS "-O2 -I$(CURDIR)/include -I$(CURDIR)/tb" -LDFLAGS "$(CURDIR)/$(LIB)" \
+	  $(MP1_PLANE_RTL) $(CURDIR)/tb/mp1_plane_lockstep.cpp > $(MP1P_VL_DIR)/build.log 2>&1 || \
+	  { tail -40 $(MP1P_VL_DIR)/build.log; exit 1; }
+
+test-mp1-plane: $(MP1P_LOCKSTEP)
+	@set -e; for s in $(MP1_SEEDS); do $(MP1P_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES) | tail -1; done
 
 # ---- Mutation check: every injected RTL bug must be caught ------------------------------------
 MUT_DIR := $(BUILD)/vl/dslink_mut
@@ -257,6 +281,7 @@ test: deps
 	@$(MAKE) --no-print-directory test-lockstep
 	@$(MAKE) --no-print-directory test-bp3
 	@$(MAKE) --no-print-directory test-mp1-rm
+	@$(MAKE) --no-print-directory test-mp1-plane
 	@$(MAKE) --no-print-directory mutants
 	@echo "make test: all passed"
 

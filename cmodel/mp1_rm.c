@@ -104,8 +104,9 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
   const uint32_t c = in->in_dat & 7u, ic = q->ic;
   const int en = !q->ended;
   const int start = en && ic == 0 && (c & 4u);
-  const int endc = en && ic == 0 && (c == MP1_CH_EOS || c == MP1_CH_EOM);
-  const int eom = en && ic == 0 && c == MP1_CH_EOM;
+  /* an end code ends a segment only while one is open (§8.8 rule 7) */
+  const int endc = en && ic == 0 && q->iseg && (c == MP1_CH_EOS || c == MP1_CH_EOM);
+  const int eom = en && ic == 0 && q->iseg && c == MP1_CH_EOM;
   const int gap = en && ic == 0 && (c == MP1_CH_IDLE || c == MP1_CH_ILLEGAL);
   const int done = en && ic == 2;
   const uint32_t byte = ((q->isr & 31u) << 3) | c;
@@ -198,7 +199,7 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
       } else {
         next = MP1_RM_HOLD;
       }
-    } else if (endc || c == MP1_CH_ILLEGAL) {
+    } else if (c == MP1_CH_EOS || c == MP1_CH_EOM || c == MP1_CH_ILLEGAL) {
       d->cnt_stray = (q->cnt_stray + 1) & 0xffffu;
     }
     break;
@@ -291,8 +292,13 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
       } else {
         /* Ordered acquisition (§8.6 rule 4); the old straight ownership of an intra-plane
          * piggy-back is let go first (rule 7). */
+        /* the plane's global order (§8.8 rule 6): X out before Y out before reception */
+        static const int order_st[MP1_RM_NOUT] = {MP1_RM_ST, MP1_RM_OT, MP1_RM_RC, MP1_RM_PB};
+        static const int order_ot[MP1_RM_NOUT] = {MP1_RM_OT, MP1_RM_ST, MP1_RM_RC, MP1_RM_PB};
+        const int *order = in->ot_first ? order_ot : order_st;
         int lower_owned = 1, ready = !q->rnew;
-        for (int k = 0; k < MP1_RM_NOUT; k++) {
+        for (int i = 0; i < MP1_RM_NOUT; i++) {
+          const int k = order[i];
           if (!(q->route & (1u << k)))
             continue;
           int r_k = own[k] || lower_owned;

@@ -9,6 +9,7 @@ module mp1_rm (
   input  logic        oneg_i,
   input  logic        edge_i,
   input  logic        oedge_i,
+  input  logic        ot_first_i,
   input  logic [2:0]  in_dat_i,
   input  logic        st_own_i,
   input  logic        st_free_i,
@@ -174,8 +175,8 @@ module mp1_rm (
     // from starting a new message before the copies have drained (see the stop term below).
     ing_on    = !ended_q;
     start     = ing_on && (ic_q == 2'd0) && c[2];
-    endc      = ing_on && (ic_q == 2'd0) && (c == ChEos || c == ChEom);
-    eom       = ing_on && (ic_q == 2'd0) && (c == ChEom);
+    endc      = ing_on && (ic_q == 2'd0) && iseg_q && (c == ChEos || c == ChEom);  // §8.8.7
+    eom       = ing_on && (ic_q == 2'd0) && iseg_q && (c == ChEom);
     gap       = ing_on && (ic_q == 2'd0) && (c == ChIdle || c == ChIll);
     ill       = ing_on && (ic_q == 2'd0) && (c == ChIll);
     done      = ing_on && (ic_q == 2'd2);
@@ -484,11 +485,12 @@ module mp1_rm (
             segend_d = 1'b1;
           end
 
-          // Ordered acquisition: a copy is requested once every lower copy of the route is
-          // owned, and kept once owned.
-          low_ok[0] = 1'b1;
-          low_ok[1] = !route_q[0] || own[0];
-          low_ok[2] = low_ok[1] && (!route_q[1] || own[1]);
+          // Ordered acquisition: a copy is requested once every copy before it in the order of
+          // the route is owned, and kept once owned. Order st, ot, rc, pb, or ot, st, rc, pb
+          // when ot_first_i (§8.8.6: one order per plane).
+          low_ok[0] = !ot_first_i || !route_q[1] || own[1];
+          low_ok[1] = ot_first_i || !route_q[0] || own[0];
+          low_ok[2] = (!route_q[0] || own[0]) && (!route_q[1] || own[1]);
           low_ok[3] = low_ok[2] && (!route_q[2] || own[2]);
           req       = route_q & (own | low_ok);
           // A new message on straight (§8.6.7): let the arbiter release st first, so the dead

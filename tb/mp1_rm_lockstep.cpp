@@ -15,6 +15,7 @@
 
 #include "lockstep.h"
 #include "mp1_rm.h"
+#include "mp1_stim.h"
 #include "rng.h"
 
 #ifndef LOCKSTEP_CMP_REGS
@@ -22,6 +23,8 @@
 #endif
 
 using lockstep::Sig;
+using mp1stim::Arb;
+using mp1stim::Source;
 
 namespace {
 
@@ -36,127 +39,6 @@ struct Options {
   uint64_t seed = 1, cycles = 200000;
   bool waves = false;
   std::string wave_dir = "waves";
-};
-
-// Chunk streams of random messages (docs/mp1.md §2, §3).
-struct Source {
-  rng_t rng{};
-  std::deque<uint8_t> q;      // chunks of the current segment
-  std::deque<std::deque<uint8_t>> segs;  // later segments of the current message
-  uint32_t gap = 0;           // idle cycles before the next segment may start
-  uint32_t pos = 0, opos = 0, neg = 0, oneg = 0;
-  uint64_t msgs = 0;
-
-  void flit(std::deque<uint8_t> &d, uint32_t b) {
-    d.push_back((uint8_t)(4u | ((b >> 6) & 3u)));
-    d.push_back((uint8_t)((b >> 3) & 7u));
-    d.push_back((uint8_t)(b & 7u));
-  }
-  uint32_t addr(uint32_t p, uint32_t n) {
-    // Mostly ahead or at the node; sometimes behind (bad) or anywhere.
-    uint32_t r = rng_below(&rng, 10);
-    if (r < 3) return p;
-    if (r < 8) {
-      uint32_t k = 1 + rng_below(&rng, 6);
-      return n ? (p >= k ? p - k : 0) : (p + k > 31 ? 31 : p + k);
-    }
-    return rng_below(&rng, 32);
-  }
-  void new_message() {
-    msgs++;
-    std::deque<uint8_t> seg;
-    uint32_t kind = rng_below(&rng, 100);
-    if (kind < 5) {  // a dead flit: one address flit, then nothing (or an illegal chunk, §2.3)
-      flit(seg, (rng_below(&rng, 7) << 5) | rng_below(&rng, 32));
-      if (rng_chance(&rng, 1, 3)) seg.push_back(3);
-      q = seg;
-      return;
-    }
-    if (kind < 7) {  // a stray end code or illegal chunk
-      seg.push_back((uint8_t)(1 + rng_below(&rng, 3)));
-      q = seg;
-      return;
-    }
-    uint32_t code = rng_below(&rng, 100) < 3 ? 7 : rng_below(&rng, 7);
-    bool two = code == 0 || code == 1 || code == 4;
-    flit(seg, code << 5 | addr(pos, neg));
-    if (two) flit(seg, ((code == 4 ? 5u : 2u) << 5) | addr(opos, oneg));
-    // Data length: mostly short, sometimes several segments; now and then an over-long segment
-    // (a bad message: more than 32 flits before its end code).
-    const bool overlong = rng_below(&rng, 100) < 2;
-    uint32_t len = rng_below(&rng, 100) < 10 ? 33 + rng_below(&rng, 70) : rng_below(&rng, 12);
-    if (overlong) len = 40 + rng_below(&rng, 20);
-    std::vector<std::deque<uint8_t>> all;
-    uint32_t nflits = two ? 2 : 1;
-    for (uint32_t i = 0; i < len; i++) {
-      if (!overlong && nflits == 32) {
-        seg.push_back(1);  // EOS
-        all.push_back(seg);
-        seg.clear();
-        nflits = 0;
-      }
-      flit(seg, rng_below(&rng, 256));
-      nflits++;
-    }
-    // Now and then the last segment runs over 32 flits (a bad message found late).
-    if (all.size() >= 1 && rng_chance(&rng, 1, 15))
-      for (int i = 0; i < 35; i++) flit(seg, rng_below(&rng, 256));
-    seg.push_back(2);  // EOM
-    all.push_back(seg);
-    // Now and then a message with several segments is aborted between two of them (§8.8 rule 5).
-    if (all.size() > 1 && rng_chance(&rng, 1, 8)) {
-      all.resize(1 + rng_below(&rng, (uint32_t)all.size() - 1));
-      all.push_back(std::deque<uint8_t>{3});
-    }
-    q = all[0];
-    for (size_t i = 1; i < all.size(); i++) segs.push_back(all[i]);
-  }
-  // The chunk for this cycle; a segment starts only while stop is low (§2.4).
-  uint8_t next(uint32_t stop) {
-    if (!q.empty()) {
-      uint8_t c = q.front();
-      q.pop_front();
-      // At least one idle chunk between segments and messages (docs/mp1.md §2.2).
-      if (q.empty()) gap = 1 + (rng_below(&rng, 4) ? rng_below(&rng, 8) : rng_below(&rng, 80));
-      return c;
-    }
-    if (gap) {
-      gap--;
-      return 0;
-    }
-    if (stop) return 0;
-    if (!segs.empty()) {
-      q = segs.front();
-      segs.pop_front();
-    } else {
-      new_message();
-    }
-    return next(stop);
-  }
-};
-
-// An output's arbiter, shared with one random competitor (docs/mp1.md §4, §8 plan).
-struct Arb {
-  int own = 0;  // 0 none, 1 this machine, 2 the competitor
-  bool me_first = true;
-  uint32_t other_hold = 0;
-  uint32_t stop = 0;
-  void step(rng_t *g, uint32_t req_me, uint32_t busy_pct) {
-    if (own == 1 && req_me) return;
-    if (own == 2 && other_hold > 1) {
-      other_hold--;
-      return;
-    }
-    own = 0;
-    other_hold = 0;
-    const bool other_req = rng_chance(g, busy_pct, 1000);
-    if (req_me && (me_first || !other_req)) {
-      own = 1;
-    } else if (other_req) {
-      own = 2;
-      other_hold = 1 + rng_below(g, 60);
-    }
-  }
 };
 
 class Tb {
@@ -179,6 +61,7 @@ class Tb {
     in_.oneg = rng_below(&g_, 2);
     in_.edge = rng_chance(&g_, 1, 6);
     in_.oedge = rng_chance(&g_, 1, 6);
+    in_.ot_first = rng_below(&g_, 2);
     src_.pos = in_.pos, src_.opos = in_.opos, src_.neg = in_.neg, src_.oneg = in_.oneg;
     arb_[0].me_first = true;  // straight: this machine first
     for (int k = 1; k < 4; k++) arb_[k].me_first = false;

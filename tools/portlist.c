@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "dslink_ports.h"
+#include "mp1_plane_ports.h"
 #include "mp1_rm_ports.h"
 
 #define IN(n, w) printf("input %s_i %d\n", #n, w);
@@ -12,7 +13,7 @@
 
 int main(int argc, char **argv) {
   if (argc != 2) {
-    fprintf(stderr, "usage: portlist dslink|mp1_rm\n");
+    fprintf(stderr, "usage: portlist dslink|mp1_rm|mp1_plane\n");
     return 2;
   }
   puts("input clk_i 1");
@@ -25,6 +26,10 @@ int main(int argc, char **argv) {
     MP1_RM_INPUTS(IN)
     MP1_RM_OUTPUTS(OUT)
     MP1_RM_REGS(DBG)
+  } else if (!strcmp(argv[1], "mp1_plane")) {
+    MP1_PLANE_INPUTS(IN)
+    MP1_PLANE_OUTPUTS(OUT)
+    MP1_PLANE_REGS(DBG)
   } else {
     fprintf(stderr, "portlist: unknown block '%s'\n", argv[1]);
     return 2;

@@ -1,0 +1,50 @@
+/* Golden model of one MP1 plane at one node (docs/mp1.md §10): two routing machines and the
+ * arbiters of the two output channels, in the house block shape. */
+#ifndef MADPOST_MP1_PLANE_H
+#define MADPOST_MP1_PLANE_H
+
+#include <stdint.h>
+
+#include "mp1_plane_ports.h"
+#include "mp1_rm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MP1_PLANE_X_FIELD(name, width) uint32_t name;
+typedef struct {
+  MP1_PLANE_INPUTS(MP1_PLANE_X_FIELD)
+} mp1_plane_in_t;
+typedef struct {
+  MP1_PLANE_OUTPUTS(MP1_PLANE_X_FIELD)
+} mp1_plane_out_t;
+/* Every register of the plane, flat and named as the RTL's debug ports. */
+typedef struct {
+  MP1_PLANE_REGS(MP1_PLANE_X_FIELD)
+} mp1_plane_regs_t;
+#undef MP1_PLANE_X_FIELD
+
+typedef struct {
+  mp1_rm_state_t rmx, rmy;
+  uint32_t arbx_own, arby_own; /* 0 none, 1 straight machine, 2 turning machine, 3 injection */
+} mp1_plane_state_t;
+
+typedef struct {
+  mp1_rm_next_t rmx, rmy;
+  uint32_t arbx_own, arby_own;
+} mp1_plane_next_t;
+
+void mp1_plane_reset(mp1_plane_state_t *st);
+void mp1_plane_eval(const mp1_plane_state_t *st, const mp1_plane_in_t *in, mp1_plane_out_t *out,
+                    mp1_plane_next_t *nx);
+void mp1_plane_clock(mp1_plane_state_t *st, const mp1_plane_next_t *nx);
+void mp1_plane_regs(const mp1_plane_state_t *st, mp1_plane_regs_t *r);
+
+/* The output arbiter (docs/mp1.md §10.2): next owner from the owner and the three requests. */
+uint32_t mp1_arb_next(uint32_t own, uint32_t req1, uint32_t req2, uint32_t req3);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

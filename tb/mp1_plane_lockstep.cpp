@@ -1,0 +1,244 @@
+// MP1 plane lockstep testbench: one plane (two routing machines, two output arbiters) in RTL and in
+// the C model, identical inputs every cycle: random messages on both inputs, injection on both
+// outputs, random receiver stops, and reception/piggy-back arbiters shared with competitors.
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Vmp1_plane.h"
+#include "verilated.h"
+
+#include "lockstep.h"
+#include "mp1_plane.h"
+#include "mp1_stim.h"
+#include "rng.h"
+
+#ifndef LOCKSTEP_CMP_REGS
+#define LOCKSTEP_CMP_REGS 1
+#endif
+
+using lockstep::Sig;
+using mp1stim::Arb;
+using mp1stim::Source;
+
+namespace {
+
+[[noreturn]] void usage_error(const std::string &msg) { lockstep::usage_error("mp1_plane_lockstep", msg); }
+
+// An injection controller as a requester of one output (docs/mp1.md §10.4): it holds its request
+// for a whole message, starts a segment only when it owns the output, the receiver's stop is low
+// and the channel shows an idle chunk, and shows its chunk from a register.
+struct Injector {
+  Source src;
+  std::deque<std::deque<uint8_t>> segs;
+  size_t pos = 0;
+  bool active = false, in_seg = false;
+  uint32_t dat = 0, wait = 0;
+  uint64_t msgs = 0;
+
+  void step(uint32_t own, uint32_t stop) {
+    uint32_t next = 0;
+    if (active && own) {
+      if (!in_seg && !segs.empty() && !stop && dat == 0) in_seg = true, pos = 0;
+      if (in_seg) {
+        next = segs.front()[pos++];
+        if (pos == segs.front().size()) {
+          segs.pop_front();
+          in_seg = false;
+          if (segs.empty()) active = false;  // the last chunk shows next cycle, then release
+        }
+      }
+    } else if (!active) {
+      if (wait) {
+        wait--;
+      } else if (rng_chance(&src.rng, 1, 30)) {
+        src.new_message();
+        segs.clear();
+        segs.push_back(src.q);
+        for (auto &s : src.segs) segs.push_back(s);
+        src.q.clear();
+        src.segs.clear();
+        active = true;
+        msgs++;
+        wait = 1 + rng_below(&src.rng, 20);
+      }
+    }
+    dat = next;
+  }
+};
+
+struct Options {
+  uint64_t seed = 1, cycles = 200000;
+  bool waves = false;
+};
+
+class Tb {
+ public:
+  Tb(const Options &o, VerilatedContext *ctx) : o_(o), h_("mp1_plane", o.seed, "random") {
+    sigs_ = LOCKSTEP_SIGS(MP1_PLANE_INPUTS, MP1_PLANE_OUTPUTS, MP1_PLANE_REGS, LOCKSTEP_CMP_REGS);
+    rtl_ = std::make_unique<Vmp1_plane>(ctx, "plane");
+    inst_.scope = "plane";
+    inst_.sigs = &sigs_;
+    inst_.rtl.assign(sigs_.size(), 0);
+    inst_.model.assign(sigs_.size(), 0);
+    h_.add(&inst_);
+    mp1_plane_reset(&m_);
+    rng_seed(&g_, o.seed, 0);
+    in_ = mp1_plane_in_t{};
+    in_.px = rng_below(&g_, 32);
+    in_.py = rng_below(&g_, 32);
+    in_.nx = rng_below(&g_, 2);
+    in_.ny = rng_below(&g_, 2);
+    in_.ex = rng_chance(&g_, 1, 8);
+    in_.ey = rng_chance(&g_, 1, 8);
+    Source *src[4] = {&xs_, &ys_, &ix_.src, &iy_.src};
+    for (int i = 0; i < 4; i++) rng_seed(&src[i]->rng, o.seed, 1 + (uint64_t)i);
+    xs_.pos = in_.px, xs_.opos = in_.py, xs_.neg = in_.nx, xs_.oneg = in_.ny;
+    ys_.pos = in_.py, ys_.opos = in_.px, ys_.neg = in_.ny, ys_.oneg = in_.nx;
+    ix_.src.pos = rng_below(&g_, 32), iy_.src.pos = rng_below(&g_, 32);
+    for (auto &a : arb_) a.me_first = false;
+    busy_ = 5 + rng_below(&g_, 60);
+    stop_pct_ = rng_below(&g_, 30);
+  }
+
+  void run() {
+    if (o_.waves && h_.open_waves("waves")) std::exit(2);
+    rtl_->clk_i = 0;
+    rtl_->rst_ni = 0;
+    rtl_->eval();
+    rtl_->rst_ni = 1;
+    rtl_->eval();
+    // Progress: new messages must keep entering in the last quarter of the run (a plane that
+    // deadlocks still "matches", so this is checked separately).
+    uint64_t at_three_quarters = 0;
+    for (uint64_t c = 0; c < o_.cycles; c++) {
+      if (c == o_.cycles * 3 / 4) at_three_quarters = xs_.msgs + ys_.msgs + ix_.msgs + iy_.msgs;
+      cycle(c);
+    }
+    h_.close();
+    if (xs_.msgs + ys_.msgs + ix_.msgs + iy_.msgs == at_three_quarters) {
+      std::printf("mp1_plane: FAILED seed %" PRIu64 ": no message entered in the last quarter "
+                  "(deadlock?)\n", o_.seed);
+      std::exit(1);
+    }
+    mp1_plane_regs_t r;
+    mp1_plane_regs(&m_, &r);
+    std::printf("mp1_plane: %" PRIu64 " + %" PRIu64 " messages in, %" PRIu64 " injected; dead %u, "
+                "bad %u, adaptations %u, aborts %u\n",
+                xs_.msgs, ys_.msgs, ix_.msgs + iy_.msgs, r.rmx_cnt_dead + r.rmy_cnt_dead,
+                r.rmx_cnt_bad_addr + r.rmy_cnt_bad_addr + r.rmx_cnt_bad_code + r.rmy_cnt_bad_code,
+                r.rmx_cnt_adapt + r.rmy_cnt_adapt, r.rmx_cnt_cut + r.rmy_cnt_cut);
+    std::printf("mp1_plane: matched %" PRIu64 " cycles (seed %" PRIu64 ")\n", o_.cycles, o_.seed);
+  }
+
+ private:
+  void cycle(uint64_t c) {
+    in_.xin_dat = xs_.next(m_.rmx.r.stop);
+    in_.yin_dat = ys_.next(m_.rmy.r.stop);
+    if (rng_chance(&g_, 1, 20)) in_.xout_stop = rng_chance(&g_, stop_pct_, 100);
+    if (rng_chance(&g_, 1, 20)) in_.yout_stop = rng_chance(&g_, stop_pct_, 100);
+    in_.inj_x_req = ix_.active, in_.inj_x_dat = ix_.dat;
+    in_.inj_y_req = iy_.active, in_.inj_y_dat = iy_.dat;
+    uint32_t *own[4] = {&in_.rmx_rc_own, &in_.rmx_pb_own, &in_.rmy_rc_own, &in_.rmy_pb_own};
+    uint32_t *fre[4] = {&in_.rmx_rc_free, &in_.rmx_pb_free, &in_.rmy_rc_free, &in_.rmy_pb_free};
+    uint32_t *stp[4] = {&in_.rmx_rc_stop, &in_.rmx_pb_stop, &in_.rmy_rc_stop, &in_.rmy_pb_stop};
+    for (int k = 0; k < 4; k++) {
+      *own[k] = arb_[k].own == 1;
+      *fre[k] = arb_[k].own == 0;
+      if (rng_chance(&g_, 1, 20)) arb_[k].stop = rng_chance(&g_, stop_pct_, 100);
+      *stp[k] = arb_[k].stop;
+    }
+#define X(n, w) rtl_->n##_i = in_.n;
+    MP1_PLANE_INPUTS(X)
+#undef X
+    rtl_->eval();
+    mp1_plane_out_t mo;
+    mp1_plane_next_t nx;
+    mp1_plane_eval(&m_, &in_, &mo, &nx);
+    collect(mo);
+    if (h_.check(c)) {
+      h_.flush();
+      std::printf("mp1_plane: FAILED seed %" PRIu64 " at cycle %" PRIu64 "\n", o_.seed, c);
+      std::exit(1);
+    }
+    const uint32_t req[4] = {mo.rmx_rc_req, mo.rmx_pb_req, mo.rmy_rc_req, mo.rmy_pb_req};
+    for (int k = 0; k < 4; k++) arb_[k].step(&g_, req[k], busy_);
+    ix_.step(mo.inj_x_own, in_.xout_stop);
+    iy_.step(mo.inj_y_own, in_.yout_stop);
+    mp1_plane_clock(&m_, &nx);
+    rtl_->clk_i = 1;
+    rtl_->eval();
+    rtl_->clk_i = 0;
+    rtl_->eval();
+  }
+
+  void collect(const mp1_plane_out_t &mo) {
+    size_t i = 0;
+    std::vector<uint64_t> &r = inst_.rtl, &m = inst_.model;
+#define X(n, w) r[i] = m[i] = in_.n, i++;
+    MP1_PLANE_INPUTS(X)
+#undef X
+#define X(n, w) r[i] = rtl_->n##_o, m[i] = mo.n, i++;
+    MP1_PLANE_OUTPUTS(X)
+#undef X
+#if LOCKSTEP_CMP_REGS
+    mp1_plane_regs_t mr;
+    mp1_plane_regs(&m_, &mr);
+#define X(n, w) r[i] = rtl_->dbg_##n##_o, m[i] = mr.n, i++;
+    MP1_PLANE_REGS(X)
+#undef X
+#endif
+  }
+
+  const Options &o_;
+  lockstep::Harness h_;
+  std::vector<Sig> sigs_;
+  lockstep::Instance inst_;
+  std::unique_ptr<Vmp1_plane> rtl_;
+  mp1_plane_state_t m_{};
+  mp1_plane_in_t in_{};
+  rng_t g_{};
+  Source xs_, ys_;
+  Injector ix_, iy_;
+  Arb arb_[4];
+  uint32_t busy_ = 0, stop_pct_ = 0;
+};
+
+Options parse(int argc, char **argv) {
+  Options o;
+  for (int i = 1; i < argc; i++) {
+    std::string a = argv[i];
+    auto num = [&]() -> uint64_t {
+      if (i + 1 >= argc) usage_error(a + " needs a number");
+      char *end = nullptr;
+      std::string v = argv[++i];
+      unsigned long long n = std::strtoull(v.c_str(), &end, 0);
+      if (v.empty() || *end || v[0] == '-') usage_error(a + ": '" + v + "' is not a number");
+      return n;
+    };
+    if (a == "--seed") o.seed = num();
+    else if (a == "--cycles") o.cycles = num();
+    else if (a == "--waves") o.waves = true;
+    else if (a == "--help" || a == "-h") {
+      std::printf("usage: mp1_plane_lockstep [--seed S] [--cycles N] [--waves] [+mutant=K]\n");
+      std::exit(0);
+    } else if (a[0] == '+') continue;
+    else usage_error("unknown option '" + a + "'");
+  }
+  return o;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  Options o = parse(argc, argv);
+  auto ctx = std::make_unique<VerilatedContext>();
+  ctx->commandArgs(argc, argv);
+  Tb tb(o, ctx.get());
+  tb.run();
+  return 0;
+}
