@@ -29,6 +29,41 @@ struct Sig {
   std::exit(2);
 }
 
+// Options of the random-only testbenches: --seed S --cycles N --waves [+plusargs for Verilator].
+struct RandomOptions {
+  uint64_t seed = 1, cycles = 200000;
+  bool waves = false;
+  std::string wave_dir = "waves";
+};
+
+inline RandomOptions parse_random_options(int argc, char **argv, const char *prog) {
+  RandomOptions o;
+  for (int i = 1; i < argc; i++) {
+    std::string a = argv[i];
+    auto num = [&]() -> uint64_t {
+      if (i + 1 >= argc) usage_error(prog, a + " needs a number");
+      char *end = nullptr;
+      std::string v = argv[++i];
+      unsigned long long n = std::strtoull(v.c_str(), &end, 0);
+      if (v.empty() || *end || v[0] == '-') usage_error(prog, a + ": '" + v + "' is not a number");
+      return n;
+    };
+    if (a == "--seed") {
+      o.seed = num();
+    } else if (a == "--cycles") {
+      o.cycles = num();
+    } else if (a == "--waves") {
+      o.waves = true;
+    } else if (a == "--help" || a == "-h") {
+      std::printf("usage: %s [--seed S] [--cycles N] [--waves] [+mutant=K]\n", prog);
+      std::exit(0);
+    } else if (a[0] != '+') {
+      usage_error(prog, "unknown option '" + a + "'");
+    }
+  }
+  return o;
+}
+
 // The signal table of a block from its X-macro port list (inputs, outputs, registers).
 #define LOCKSTEP_SIGS(INPUTS, OUTPUTS, REGS, CMP_REGS)                                  \
   [] {                                                                                 \

@@ -27,7 +27,6 @@ using mp1stim::Source;
 
 namespace {
 
-[[noreturn]] void usage_error(const std::string &msg) { lockstep::usage_error("mp1_plane_lockstep", msg); }
 
 // An injection controller as a requester of one output (docs/mp1.md §10.4): it holds its request
 // for a whole message, starts a segment only when it owns the output, the receiver's stop is low
@@ -71,10 +70,7 @@ struct Injector {
   }
 };
 
-struct Options {
-  uint64_t seed = 1, cycles = 200000;
-  bool waves = false;
-};
+using Options = lockstep::RandomOptions;
 
 class Tb {
  public:
@@ -208,34 +204,10 @@ class Tb {
   uint32_t busy_ = 0, stop_pct_ = 0;
 };
 
-Options parse(int argc, char **argv) {
-  Options o;
-  for (int i = 1; i < argc; i++) {
-    std::string a = argv[i];
-    auto num = [&]() -> uint64_t {
-      if (i + 1 >= argc) usage_error(a + " needs a number");
-      char *end = nullptr;
-      std::string v = argv[++i];
-      unsigned long long n = std::strtoull(v.c_str(), &end, 0);
-      if (v.empty() || *end || v[0] == '-') usage_error(a + ": '" + v + "' is not a number");
-      return n;
-    };
-    if (a == "--seed") o.seed = num();
-    else if (a == "--cycles") o.cycles = num();
-    else if (a == "--waves") o.waves = true;
-    else if (a == "--help" || a == "-h") {
-      std::printf("usage: mp1_plane_lockstep [--seed S] [--cycles N] [--waves] [+mutant=K]\n");
-      std::exit(0);
-    } else if (a[0] == '+') continue;
-    else usage_error("unknown option '" + a + "'");
-  }
-  return o;
-}
-
 }  // namespace
 
 int main(int argc, char **argv) {
-  Options o = parse(argc, argv);
+  Options o = lockstep::parse_random_options(argc, argv, "mp1_plane_lockstep");
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->commandArgs(argc, argv);
   Tb tb(o, ctx.get());

@@ -28,22 +28,16 @@ using mp1stim::Source;
 
 namespace {
 
-[[noreturn]] void usage_error(const std::string &msg) { lockstep::usage_error("mp1_rm_lockstep", msg); }
 
 std::vector<Sig> make_sigs() {
   return LOCKSTEP_SIGS(MP1_RM_INPUTS, MP1_RM_OUTPUTS, MP1_RM_REGS, LOCKSTEP_CMP_REGS);
 }
 
-struct Options {
-  std::string test = "random";
-  uint64_t seed = 1, cycles = 200000;
-  bool waves = false;
-  std::string wave_dir = "waves";
-};
+using Options = lockstep::RandomOptions;
 
 class Tb {
  public:
-  Tb(const Options &o, VerilatedContext *ctx) : o_(o), h_("mp1_rm", o.seed, o.test) {
+  Tb(const Options &o, VerilatedContext *ctx) : o_(o), h_("mp1_rm", o.seed, "random") {
     sigs_ = make_sigs();
     rtl_ = std::make_unique<Vmp1_rm>(ctx, "rm");
     inst_.scope = "rm";
@@ -149,34 +143,10 @@ class Tb {
   uint32_t busy_ = 0, stop_pct_ = 0;
 };
 
-Options parse(int argc, char **argv) {
-  Options o;
-  for (int i = 1; i < argc; i++) {
-    std::string a = argv[i];
-    auto num = [&]() -> uint64_t {
-      if (i + 1 >= argc) usage_error(a + " needs a number");
-      char *end = nullptr;
-      std::string v = argv[++i];
-      unsigned long long n = std::strtoull(v.c_str(), &end, 0);
-      if (v.empty() || *end || v[0] == '-') usage_error(a + ": '" + v + "' is not a number");
-      return n;
-    };
-    if (a == "--seed") o.seed = num();
-    else if (a == "--cycles") o.cycles = num();
-    else if (a == "--waves") o.waves = true;
-    else if (a == "--help" || a == "-h") {
-      std::printf("usage: mp1_rm_lockstep [--seed S] [--cycles N] [--waves] [+mutant=K]\n");
-      std::exit(0);
-    } else if (a[0] == '+') continue;
-    else usage_error("unknown option '" + a + "'");
-  }
-  return o;
-}
-
 }  // namespace
 
 int main(int argc, char **argv) {
-  Options o = parse(argc, argv);
+  Options o = lockstep::parse_random_options(argc, argv, "mp1_rm_lockstep");
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->commandArgs(argc, argv);
   Tb tb(o, ctx.get());
