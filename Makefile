@@ -37,7 +37,7 @@ VL_DIR ?= $(BUILD)/vl/dslink$(VL_TAG)
 LOCKSTEP := $(VL_DIR)/Vdslink
 
 .PHONY: all deps lib run test test-unit test-lockstep test-bp3 lint synth check-ports mutants \
-        figures figures-doc figures-plot soak clean help lockstep bench test-mp1-rm mutants-mp1-rm test-mp1-plane
+        figures figures-doc figures-plot soak clean help lockstep bench test-mp1-rm mutants-mp1-rm test-mp1-plane mutants-mp1-plane
 
 all: lib $(BUILD)/madpost $(LOCKSTEP)
 
@@ -209,6 +209,22 @@ $(MP1P_LOCKSTEP): $(MP1P_VL_DIR)/config.stamp tb/mp1_plane_lockstep.cpp tb/mp1_s
 	  $(MP1_PLANE_RTL) $(CURDIR)/tb/mp1_plane_lockstep.cpp > $(MP1P_VL_DIR)/build.log 2>&1 || \
 	  { tail -40 $(MP1P_VL_DIR)/build.log; exit 1; }
 
+MP1P_MUT_DIR := $(BUILD)/vl/mp1_plane_mut
+$(MP1P_MUT_DIR)/Vmp1_plane: tb/mp1_plane_mutants.txt $(BUILD)/mutgen tb/mp1_plane_lockstep.cpp tb/mp1_stim.h tb/lockstep.h $(LIB) $(MP1_PLANE_RTL)
+	@mkdir -p $(MP1P_MUT_DIR)/rtl
+	$(BUILD)/mutgen tb/mp1_plane_mutants.txt $(MP1P_MUT_DIR)/rtl $(MP1_PLANE_RTL)
+	@echo "== verilator: building the mutant mp1_plane RTL in $(MP1P_MUT_DIR)"
+	@rm -f $@
+	verilator --cc --exe --build -j $(JOBS) --prefix Vmp1_plane --top-module $(MP1_PLANE_TOP) -Wno-fatal \
+	  -O3 --x-assign fast --x-initial fast -Mdir $(MP1P_MUT_DIR) \
+	  -CFLAGS "-O2 -I$(CURDIR)/include -I$(CURDIR)/tb" -LDFLAGS "$(CURDIR)/$(LIB)" \
+	  $(addprefix $(MP1P_MUT_DIR)/rtl/,$(notdir $(MP1_PLANE_RTL))) $(CURDIR)/tb/mp1_plane_lockstep.cpp \
+	  > $(MP1P_MUT_DIR)/build.log 2>&1 || { tail -40 $(MP1P_MUT_DIR)/build.log; exit 1; }
+
+mutants-mp1-plane: $(MP1P_MUT_DIR)/Vmp1_plane
+	@scripts/mutants.sh $(MP1P_MUT_DIR)/Vmp1_plane tb/mp1_plane_mutants.txt mp1_plane \
+	  $(foreach s,1 2 3 4 5 6,'--seed $(s) --cycles 100000')
+
 test-mp1-plane: $(MP1P_LOCKSTEP)
 	@set -e; for s in $(MP1_SEEDS); do $(MP1P_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES) | tail -1; done
 
@@ -225,7 +241,7 @@ $(MUT_DIR)/Vdslink: tb/dslink_mutants.txt $(BUILD)/mutgen tb/dslink_lockstep.cpp
 
 DSLINK_MUT_RUNS := $(foreach t,$(DIRECTED),'--test $(t) --seed 1') '--test random --seed 11 --cycles 60000' \
                    '--test faults --seed 12 --cycles 100000'
-mutants: $(MUT_DIR)/Vdslink mutants-mp1-rm
+mutants: $(MUT_DIR)/Vdslink mutants-mp1-rm mutants-mp1-plane
 	@scripts/mutants.sh $(MUT_DIR)/Vdslink tb/dslink_mutants.txt dslink $(DSLINK_MUT_RUNS)
 
 MP1_MUT_DIR := $(BUILD)/vl/mp1_rm_mut
