@@ -43,8 +43,9 @@ all: lib $(BUILD)/madpost $(LOCKSTEP)
 
 help:
 	@echo "make run        main job: DS-Link lockstep run with waves, then the link figures"
-	@echo "make test       everything below that CI runs (unit, sanitizers, lint, synth, ports,"
-	@echo "                lockstep directed + random, mutants, figures)"
+	@echo "make test       everything CI runs: unit tests (plain and sanitized, with the figures check),"
+	@echo "                lint, synth, ports, DS-Link lockstep (bit periods 1 and 3), MP1 routing"
+	@echo "                machine and plane lockstep, mutants of every block"
 	@echo "make soak       long random lockstep runs (SOAK_CYCLES, SOAK_SEEDS)"
 	@echo "make figures    measure the link figures and print them (figures-doc: into docs/dslink.md,"
 	@echo "                figures-plot: PNG and SVG plots under build/plots/)"
@@ -121,23 +122,35 @@ $(BUILD)/portlist: tools/portlist.c include/dslink_ports.h include/mp1_rm_ports.
 	$(CC) $(ALLCFLAGS) $< -o $@
 
 # ---- Lockstep (Verilator) ------------------------------------------------------------------------
-VL_FLAGS := --cc --exe --build -j $(JOBS) --prefix Vdslink --top-module $(DSLINK_TOP) \
-            -Wno-fatal -O3 --x-assign fast --x-initial fast $(if $(filter 1,$(TRACE)),--trace)
-VL_CFLAGS := -O2 -I$(CURDIR)/include -I$(CURDIR)/tb -DDSLINK_GPARAMS='\"$(DSLINK_PARAMS)\"' \
-             -DLOCKSTEP_CMP_REGS=$(DSLINK_CMP_REGS)
+# One recipe builds every lockstep binary: $(call vl_build,PREFIX,TOP,MDIR,RTL,TB_CPP,VFLAGS,CFLAGS).
+# The binary is removed first because Verilator's make does not see the C model library.
+define vl_build
+	@echo "== verilator: building $(2) ($(1)) in $(3)"
+	@rm -f $@
+	verilator --cc --exe --build -j $(JOBS) --prefix $(1) --top-module $(2) -Wno-fatal -O3 \
+	  --x-assign fast --x-initial fast $(6) -Mdir $(3) \
+	  -CFLAGS "-O2 -I$(CURDIR)/include -I$(CURDIR)/tb $(7)" -LDFLAGS "$(CURDIR)/$(LIB)" \
+	  $(4) $(CURDIR)/$(5) > $(3)/build.log 2>&1 || { tail -40 $(3)/build.log; exit 1; }
+endef
 
-$(VL_DIR)/config.stamp: FORCE
+# The mutant build of a block: $(call vl_mutants,PREFIX,TOP,MDIR,RTL,TB_CPP,MUTANT_LIST,CFLAGS).
+define vl_mutants
+	@mkdir -p $(3)/rtl
+	$(BUILD)/mutgen $(6) $(3)/rtl $(4)
+	$(call vl_build,$(1),$(2),$(3),$(addprefix $(3)/rtl/,$(notdir $(4))),$(5),,$(7))
+endef
+
+# A build directory is rebuilt when the RTL selection written into its stamp changes.
+%/config.stamp: FORCE
 	@mkdir -p $(@D)
-	@echo '$(DSLINK_RTL) $(DSLINK_TOP) $(DSLINK_PARAMS) $(DSLINK_CMP_REGS) $(TRACE)' | cmp -s - $@ || \
-	  echo '$(DSLINK_RTL) $(DSLINK_TOP) $(DSLINK_PARAMS) $(DSLINK_CMP_REGS) $(TRACE)' > $@
+	@echo '$(STAMP)' | cmp -s - $@ || echo '$(STAMP)' > $@
+
+DSLINK_VFLAGS := $(addprefix -G,$(subst $(comma), ,$(DSLINK_PARAMS))) $(if $(filter 1,$(TRACE)),--trace)
+DSLINK_CFLAGS := -DDSLINK_GPARAMS='\"$(DSLINK_PARAMS)\"' -DLOCKSTEP_CMP_REGS=$(DSLINK_CMP_REGS)
+$(VL_DIR)/config.stamp: STAMP = $(DSLINK_RTL) $(DSLINK_TOP) $(DSLINK_PARAMS) $(DSLINK_CMP_REGS) $(TRACE)
 
 $(LOCKSTEP): $(VL_DIR)/config.stamp tb/dslink_lockstep.cpp tb/lockstep.h $(LIB) $(CMODEL_HDR) $(DSLINK_RTL)
-	@echo "== verilator: building $(DSLINK_TOP) lockstep in $(VL_DIR)"
-	@rm -f $@  # Verilator's make does not see the C model library: force the link
-	verilator $(VL_FLAGS) -Mdir $(VL_DIR) $(addprefix -G,$(subst $(comma), ,$(DSLINK_PARAMS))) \
-	  -CFLAGS "$(VL_CFLAGS)" -LDFLAGS "$(CURDIR)/$(LIB)" \
-	  $(DSLINK_RTL) $(CURDIR)/tb/dslink_lockstep.cpp > $(VL_DIR)/build.log 2>&1 || \
-	  { tail -40 $(VL_DIR)/build.log; exit 1; }
+	$(call vl_build,Vdslink,$(DSLINK_TOP),$(VL_DIR),$(DSLINK_RTL),tb/dslink_lockstep.cpp,$(DSLINK_VFLAGS),$(DSLINK_CFLAGS))
 
 lockstep: $(LOCKSTEP)
 
@@ -164,101 +177,59 @@ soak: $(LOCKSTEP)
 	  $(LOCKSTEP) --test random --seed $$s --cycles $(SOAK_CYCLES) | tail -1; \
 	  $(LOCKSTEP) --test faults --seed $$s --cycles $(SOAK_CYCLES); done
 
-# ---- MP1 routing machine lockstep (docs/mp1.md §8) ------------------------------------------------
+# ---- MP1 routing machine and plane lockstep (docs/mp1.md §8, §10) --------------------------------
 MP1_RM_RTL      ?= rtl/mp1_rm.sv
 MP1_RM_TOP      ?= mp1_rm
 MP1_RM_CMP_REGS ?= 1
 MP1_VL_DIR      ?= $(BUILD)/vl/mp1_rm
 MP1_LOCKSTEP    := $(MP1_VL_DIR)/Vmp1_rm
-MP1_SEEDS       ?= 1 2 3 4 5 6 7 8 9 10
-MP1_CYCLES      ?= 200000
-
-$(MP1_VL_DIR)/config.stamp: FORCE
-	@mkdir -p $(@D)
-	@echo '$(MP1_RM_RTL) $(MP1_RM_TOP) $(MP1_RM_CMP_REGS)' | cmp -s - $@ || \
-	  echo '$(MP1_RM_RTL) $(MP1_RM_TOP) $(MP1_RM_CMP_REGS)' > $@
-
-$(MP1_LOCKSTEP): $(MP1_VL_DIR)/config.stamp tb/mp1_rm_lockstep.cpp tb/mp1_stim.h tb/lockstep.h $(LIB) $(CMODEL_HDR) $(MP1_RM_RTL)
-	@echo "== verilator: building $(MP1_RM_TOP) lockstep in $(MP1_VL_DIR)"
-	@rm -f $@
-	verilator --cc --exe --build -j $(JOBS) --prefix Vmp1_rm --top-module $(MP1_RM_TOP) -Wno-fatal \
-	  -O3 --x-assign fast --x-initial fast -Mdir $(MP1_VL_DIR) \
-	  -CFLAGS "-O2 -I$(CURDIR)/include -I$(CURDIR)/tb -DLOCKSTEP_CMP_REGS=$(MP1_RM_CMP_REGS)" \
-	  -LDFLAGS "$(CURDIR)/$(LIB)" $(MP1_RM_RTL) $(CURDIR)/tb/mp1_rm_lockstep.cpp \
-	  > $(MP1_VL_DIR)/build.log 2>&1 || { tail -40 $(MP1_VL_DIR)/build.log; exit 1; }
-
-test-mp1-rm: $(MP1_LOCKSTEP)
-	@set -e; for s in $(MP1_SEEDS); do $(MP1_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES) | tail -1; done
-
-# ---- MP1 plane lockstep (docs/mp1.md §10) ----------------------------------------------------------
 MP1_PLANE_RTL   ?= rtl/mp1_rm.sv rtl/mp1_arb.sv rtl/mp1_plane.sv
 MP1_PLANE_TOP   ?= mp1_plane
 MP1P_VL_DIR     ?= $(BUILD)/vl/mp1_plane
 MP1P_LOCKSTEP   := $(MP1P_VL_DIR)/Vmp1_plane
+MP1_SEEDS       ?= 1 2 3 4 5 6 7 8 9 10
+MP1_CYCLES      ?= 200000
+MP1_TB_DEPS     := tb/mp1_stim.h tb/lockstep.h $(LIB) $(CMODEL_HDR)
+MP1_MUT_RUNS    := $(foreach s,1 2 3 4 5 6,'--seed $(s) --cycles 100000')
 
-$(MP1P_VL_DIR)/config.stamp: FORCE
-	@mkdir -p $(@D)
-	@echo '$(MP1_PLANE_RTL) $(MP1_PLANE_TOP)' | cmp -s - $@ || echo '$(MP1_PLANE_RTL) $(MP1_PLANE_TOP)' > $@
+$(MP1_VL_DIR)/config.stamp: STAMP = $(MP1_RM_RTL) $(MP1_RM_TOP) $(MP1_RM_CMP_REGS)
+$(MP1_LOCKSTEP): $(MP1_VL_DIR)/config.stamp tb/mp1_rm_lockstep.cpp $(MP1_TB_DEPS) $(MP1_RM_RTL)
+	$(call vl_build,Vmp1_rm,$(MP1_RM_TOP),$(MP1_VL_DIR),$(MP1_RM_RTL),tb/mp1_rm_lockstep.cpp,,-DLOCKSTEP_CMP_REGS=$(MP1_RM_CMP_REGS))
 
-$(MP1P_LOCKSTEP): $(MP1P_VL_DIR)/config.stamp tb/mp1_plane_lockstep.cpp tb/mp1_stim.h tb/lockstep.h $(LIB) $(CMODEL_HDR) $(MP1_PLANE_RTL)
-	@echo "== verilator: building $(MP1_PLANE_TOP) lockstep in $(MP1P_VL_DIR)"
-	@rm -f $@
-	verilator --cc --exe --build -j $(JOBS) --prefix Vmp1_plane --top-module $(MP1_PLANE_TOP) -Wno-fatal \
-	  -O3 --x-assign fast --x-initial fast -Mdir $(MP1P_VL_DIR) \
-	  -CFLAGS "-O2 -I$(CURDIR)/include -I$(CURDIR)/tb" -LDFLAGS "$(CURDIR)/$(LIB)" \
-	  $(MP1_PLANE_RTL) $(CURDIR)/tb/mp1_plane_lockstep.cpp > $(MP1P_VL_DIR)/build.log 2>&1 || \
-	  { tail -40 $(MP1P_VL_DIR)/build.log; exit 1; }
+test-mp1-rm: $(MP1_LOCKSTEP)
+	@set -e; for s in $(MP1_SEEDS); do $(MP1_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES) | tail -1; done
 
-MP1P_MUT_DIR := $(BUILD)/vl/mp1_plane_mut
-$(MP1P_MUT_DIR)/Vmp1_plane: tb/mp1_plane_mutants.txt $(BUILD)/mutgen tb/mp1_plane_lockstep.cpp tb/mp1_stim.h tb/lockstep.h $(LIB) $(MP1_PLANE_RTL)
-	@mkdir -p $(MP1P_MUT_DIR)/rtl
-	$(BUILD)/mutgen tb/mp1_plane_mutants.txt $(MP1P_MUT_DIR)/rtl $(MP1_PLANE_RTL)
-	@echo "== verilator: building the mutant mp1_plane RTL in $(MP1P_MUT_DIR)"
-	@rm -f $@
-	verilator --cc --exe --build -j $(JOBS) --prefix Vmp1_plane --top-module $(MP1_PLANE_TOP) -Wno-fatal \
-	  -O3 --x-assign fast --x-initial fast -Mdir $(MP1P_MUT_DIR) \
-	  -CFLAGS "-O2 -I$(CURDIR)/include -I$(CURDIR)/tb" -LDFLAGS "$(CURDIR)/$(LIB)" \
-	  $(addprefix $(MP1P_MUT_DIR)/rtl/,$(notdir $(MP1_PLANE_RTL))) $(CURDIR)/tb/mp1_plane_lockstep.cpp \
-	  > $(MP1P_MUT_DIR)/build.log 2>&1 || { tail -40 $(MP1P_MUT_DIR)/build.log; exit 1; }
-
-mutants-mp1-plane: $(MP1P_MUT_DIR)/Vmp1_plane
-	@scripts/mutants.sh $(MP1P_MUT_DIR)/Vmp1_plane tb/mp1_plane_mutants.txt mp1_plane \
-	  $(foreach s,1 2 3 4 5 6,'--seed $(s) --cycles 100000')
+$(MP1P_VL_DIR)/config.stamp: STAMP = $(MP1_PLANE_RTL) $(MP1_PLANE_TOP)
+$(MP1P_LOCKSTEP): $(MP1P_VL_DIR)/config.stamp tb/mp1_plane_lockstep.cpp $(MP1_TB_DEPS) $(MP1_PLANE_RTL)
+	$(call vl_build,Vmp1_plane,$(MP1_PLANE_TOP),$(MP1P_VL_DIR),$(MP1_PLANE_RTL),tb/mp1_plane_lockstep.cpp,,)
 
 test-mp1-plane: $(MP1P_LOCKSTEP)
 	@set -e; for s in $(MP1_SEEDS); do $(MP1P_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES) | tail -1; done
 
 # ---- Mutation check: every injected RTL bug must be caught ------------------------------------
-MUT_DIR := $(BUILD)/vl/dslink_mut
+MUT_DIR      := $(BUILD)/vl/dslink_mut
+MP1_MUT_DIR  := $(BUILD)/vl/mp1_rm_mut
+MP1P_MUT_DIR := $(BUILD)/vl/mp1_plane_mut
+
 $(MUT_DIR)/Vdslink: tb/dslink_mutants.txt $(BUILD)/mutgen tb/dslink_lockstep.cpp tb/lockstep.h $(LIB) $(DSLINK_RTL)
-	@mkdir -p $(MUT_DIR)/rtl
-	$(BUILD)/mutgen tb/dslink_mutants.txt $(MUT_DIR)/rtl $(DSLINK_RTL)
-	@echo "== verilator: building the mutant RTL in $(MUT_DIR)"
-	@rm -f $@
-	verilator $(filter-out --trace,$(VL_FLAGS)) -Mdir $(MUT_DIR) -CFLAGS "$(VL_CFLAGS)" \
-	  -LDFLAGS "$(CURDIR)/$(LIB)" $(addprefix $(MUT_DIR)/rtl/,$(notdir $(DSLINK_RTL))) \
-	  $(CURDIR)/tb/dslink_lockstep.cpp > $(MUT_DIR)/build.log 2>&1 || { tail -40 $(MUT_DIR)/build.log; exit 1; }
+	$(call vl_mutants,Vdslink,$(DSLINK_TOP),$(MUT_DIR),$(DSLINK_RTL),tb/dslink_lockstep.cpp,tb/dslink_mutants.txt,$(DSLINK_CFLAGS))
+
+$(MP1_MUT_DIR)/Vmp1_rm: tb/mp1_rm_mutants.txt $(BUILD)/mutgen tb/mp1_rm_lockstep.cpp $(MP1_TB_DEPS) $(MP1_RM_RTL)
+	$(call vl_mutants,Vmp1_rm,$(MP1_RM_TOP),$(MP1_MUT_DIR),$(MP1_RM_RTL),tb/mp1_rm_lockstep.cpp,tb/mp1_rm_mutants.txt,-DLOCKSTEP_CMP_REGS=1)
+
+$(MP1P_MUT_DIR)/Vmp1_plane: tb/mp1_plane_mutants.txt $(BUILD)/mutgen tb/mp1_plane_lockstep.cpp $(MP1_TB_DEPS) $(MP1_PLANE_RTL)
+	$(call vl_mutants,Vmp1_plane,$(MP1_PLANE_TOP),$(MP1P_MUT_DIR),$(MP1_PLANE_RTL),tb/mp1_plane_lockstep.cpp,tb/mp1_plane_mutants.txt,)
 
 DSLINK_MUT_RUNS := $(foreach t,$(DIRECTED),'--test $(t) --seed 1') '--test random --seed 11 --cycles 60000' \
                    '--test faults --seed 12 --cycles 100000'
 mutants: $(MUT_DIR)/Vdslink mutants-mp1-rm mutants-mp1-plane
 	@scripts/mutants.sh $(MUT_DIR)/Vdslink tb/dslink_mutants.txt dslink $(DSLINK_MUT_RUNS)
 
-MP1_MUT_DIR := $(BUILD)/vl/mp1_rm_mut
-$(MP1_MUT_DIR)/Vmp1_rm: tb/mp1_rm_mutants.txt $(BUILD)/mutgen tb/mp1_rm_lockstep.cpp tb/lockstep.h $(LIB) $(MP1_RM_RTL)
-	@mkdir -p $(MP1_MUT_DIR)/rtl
-	$(BUILD)/mutgen tb/mp1_rm_mutants.txt $(MP1_MUT_DIR)/rtl $(MP1_RM_RTL)
-	@echo "== verilator: building the mutant mp1_rm RTL in $(MP1_MUT_DIR)"
-	@rm -f $@
-	verilator --cc --exe --build -j $(JOBS) --prefix Vmp1_rm --top-module $(MP1_RM_TOP) -Wno-fatal \
-	  -O3 --x-assign fast --x-initial fast -Mdir $(MP1_MUT_DIR) \
-	  -CFLAGS "-O2 -I$(CURDIR)/include -I$(CURDIR)/tb -DLOCKSTEP_CMP_REGS=1" \
-	  -LDFLAGS "$(CURDIR)/$(LIB)" $(addprefix $(MP1_MUT_DIR)/rtl/,$(notdir $(MP1_RM_RTL))) \
-	  $(CURDIR)/tb/mp1_rm_lockstep.cpp > $(MP1_MUT_DIR)/build.log 2>&1 || { tail -40 $(MP1_MUT_DIR)/build.log; exit 1; }
-
 mutants-mp1-rm: $(MP1_MUT_DIR)/Vmp1_rm
-	@scripts/mutants.sh $(MP1_MUT_DIR)/Vmp1_rm tb/mp1_rm_mutants.txt mp1_rm \
-	  $(foreach s,1 2 3 4 5 6,'--seed $(s) --cycles 100000')
+	@scripts/mutants.sh $(MP1_MUT_DIR)/Vmp1_rm tb/mp1_rm_mutants.txt mp1_rm $(MP1_MUT_RUNS)
+
+mutants-mp1-plane: $(MP1P_MUT_DIR)/Vmp1_plane
+	@scripts/mutants.sh $(MP1P_MUT_DIR)/Vmp1_plane tb/mp1_plane_mutants.txt mp1_plane $(MP1_MUT_RUNS)
 
 # ---- Link figures -----------------------------------------------------------------------------------
 figures: $(BUILD)/madpost

@@ -351,10 +351,6 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
       d->ended = 1;
       count_trunc(q, d);
     }
-    /* A copy keeps its output until it has sent the message's last chunk: one stopped at an EOS
-     * keeps it for the next segment (§8.6 rule 8). */
-    for (int k = 0; k < MP1_RM_NOUT; k++)
-      req[k] = (q->route >> k & 1u) && !(q->ended && q_rp[k] == q->wp);
     for (int k = 0; k < MP1_RM_NOUT; k++) {
       if (!(act & (1u << k)))
         continue;
@@ -363,6 +359,8 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
       else
         EMIT_STEP(k);
     }
+    /* A copy keeps its output until it has sent the message's last chunk: one stopped at an EOS
+     * keeps it for the next segment (§8.6 rule 8). */
     for (int k = 0; k < MP1_RM_NOUT; k++)
       req[k] = (q->route >> k & 1u) && !(q->ended && q_rp[k] == q->wp);
     break;
