@@ -142,12 +142,7 @@ class Tb {
     uint32_t *own[4] = {&in_.rmx_rc_own, &in_.rmx_pb_own, &in_.rmy_rc_own, &in_.rmy_pb_own};
     uint32_t *fre[4] = {&in_.rmx_rc_free, &in_.rmx_pb_free, &in_.rmy_rc_free, &in_.rmy_pb_free};
     uint32_t *stp[4] = {&in_.rmx_rc_stop, &in_.rmx_pb_stop, &in_.rmy_rc_stop, &in_.rmy_pb_stop};
-    for (int k = 0; k < 4; k++) {
-      *own[k] = arb_[k].own == 1;
-      *fre[k] = arb_[k].own == 0;
-      if (rng_chance(&g_, 1, 20)) arb_[k].stop = rng_chance(&g_, stop_pct_, 100);
-      *stp[k] = arb_[k].stop;
-    }
+    for (int k = 0; k < 4; k++) arb_[k].drive(&g_, stop_pct_, own[k], fre[k], stp[k]);
 #define X(n, w) rtl_->n##_i = in_.n;
     MP1_PLANE_INPUTS(X)
 #undef X

@@ -86,12 +86,7 @@ class Tb {
     uint32_t *own[4] = {&in_.st_own, &in_.ot_own, &in_.rc_own, &in_.pb_own};
     uint32_t *fre[4] = {&in_.st_free, &in_.ot_free, &in_.rc_free, &in_.pb_free};
     uint32_t *stp[4] = {&in_.st_stop, &in_.ot_stop, &in_.rc_stop, &in_.pb_stop};
-    for (int k = 0; k < 4; k++) {
-      *own[k] = arb_[k].own == 1;
-      *fre[k] = arb_[k].own == 0;
-      if (rng_chance(&g_, 1, 20)) arb_[k].stop = rng_chance(&g_, stop_pct_, 100);
-      *stp[k] = arb_[k].stop;
-    }
+    for (int k = 0; k < 4; k++) arb_[k].drive(&g_, stop_pct_, own[k], fre[k], stp[k]);
 #define X(n, w) rtl_->n##_i = in_.n;
     MP1_RM_INPUTS(X)
 #undef X

@@ -114,6 +114,13 @@ struct Arb {
   bool me_first = true;
   uint32_t other_hold = 0;
   uint32_t stop = 0;
+  // This cycle's inputs of the machine for this output; the receiver's stop changes now and then.
+  void drive(rng_t *g, uint32_t stop_pct, uint32_t *own_i, uint32_t *free_i, uint32_t *stop_i) {
+    *own_i = own == 1;
+    *free_i = own == 0;
+    if (rng_chance(g, 1, 20)) stop = rng_chance(g, stop_pct, 100);
+    *stop_i = stop;
+  }
   void step(rng_t *g, uint32_t req_me, uint32_t busy_pct) {
     if (own == 1 && req_me) return;
     if (own == 2 && other_hold > 1) {
