@@ -37,7 +37,7 @@ VL_DIR ?= $(BUILD)/vl/dslink$(VL_TAG)
 LOCKSTEP := $(VL_DIR)/Vdslink
 
 .PHONY: all deps lib run test test-unit test-lockstep test-bp3 lint synth check-ports mutants \
-        figures figures-doc figures-plot soak clean help lockstep bench test-mp1-rm mutants-mp1-rm test-mp1-plane mutants-mp1-plane
+        figures figures-doc figures-plot soak clean help lockstep bench test-mp1-rm mutants-mp1-rm test-mp1-plane mutants-mp1-plane test-mp1-chip mutants-mp1-chip
 
 all: lib $(BUILD)/madpost $(LOCKSTEP)
 
@@ -100,9 +100,10 @@ lint:
 	verilator --lint-only -Wall --top-module $(DSLINK_TOP) -GBitPeriod=3 -GRxDepth=64 -GTxDepth=2 $(DSLINK_RTL)
 	verilator --lint-only -Wall --top-module $(MP1_RM_TOP) $(MP1_RM_RTL)
 	verilator --lint-only -Wall --top-module $(MP1_PLANE_TOP) $(MP1_PLANE_RTL)
+	verilator --lint-only -Wall --top-module $(MP1_CHIP_TOP) $(MP1_CHIP_RTL)
 	@echo "lint: verilator -Wall clean"
 
-synth: $(BUILD)/synth/dslink.log $(BUILD)/synth/mp1_rm.log
+synth: $(BUILD)/synth/dslink.log $(BUILD)/synth/mp1_rm.log $(BUILD)/synth/mp1_plane.log $(BUILD)/synth/mp1_chip.log
 $(BUILD)/synth/dslink.log: $(DSLINK_RTL)
 	@mkdir -p $(@D)
 	yosys -q -l $@ -p 'read_verilog -sv $(DSLINK_RTL); synth -top $(DSLINK_TOP); tee -o $(BUILD)/synth/dslink.stat stat'
@@ -111,13 +112,23 @@ $(BUILD)/synth/mp1_rm.log: $(MP1_RM_RTL)
 	@mkdir -p $(@D)
 	yosys -q -l $@ -p 'read_verilog -sv $(MP1_RM_RTL); synth -top $(MP1_RM_TOP); tee -o $(BUILD)/synth/mp1_rm.stat stat'
 	@echo "synth: mp1_rm $$(awk '/Number of cells/ {n=$$4} END {print n}' $(BUILD)/synth/mp1_rm.stat) cells (yosys synth)"
+# The hierarchical designs: the last "Number of cells" of stat is the whole design's.
+$(BUILD)/synth/mp1_plane.log: $(MP1_PLANE_RTL)
+	@mkdir -p $(@D)
+	yosys -q -l $@ -p 'read_verilog -sv $(MP1_PLANE_RTL); synth -top $(MP1_PLANE_TOP); tee -o $(BUILD)/synth/mp1_plane.stat stat'
+	@echo "synth: mp1_plane $$(awk '/Number of cells/ {n=$$4} END {print n}' $(BUILD)/synth/mp1_plane.stat) cells (yosys synth)"
+$(BUILD)/synth/mp1_chip.log: $(MP1_CHIP_RTL)
+	@mkdir -p $(@D)
+	yosys -q -l $@ -p 'read_verilog -sv $(MP1_CHIP_RTL); synth -top $(MP1_CHIP_TOP); tee -o $(BUILD)/synth/mp1_chip.stat stat'
+	@echo "synth: mp1_chip $$(awk '/Number of cells/ {n=$$4} END {print n}' $(BUILD)/synth/mp1_chip.stat) cells (yosys synth)"
 
 check-ports: $(BUILD)/portlist
 	@scripts/check_ports.sh $(BUILD)/portlist dslink $(DSLINK_TOP) $(DSLINK_RTL)
 	@scripts/check_ports.sh $(BUILD)/portlist mp1_rm $(MP1_RM_TOP) $(MP1_RM_RTL)
 	@scripts/check_ports.sh $(BUILD)/portlist mp1_plane $(MP1_PLANE_TOP) $(MP1_PLANE_RTL)
+	@scripts/check_ports.sh $(BUILD)/portlist mp1_chip $(MP1_CHIP_TOP) $(MP1_CHIP_RTL)
 
-$(BUILD)/portlist: tools/portlist.c include/dslink_ports.h include/mp1_rm_ports.h include/mp1_plane_ports.h
+$(BUILD)/portlist: tools/portlist.c include/dslink_ports.h include/mp1_rm_ports.h include/mp1_plane_ports.h include/mp1_chip_ports.h
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $< -o $@
 
@@ -185,8 +196,13 @@ MP1_VL_DIR      ?= $(BUILD)/vl/mp1_rm
 MP1_LOCKSTEP    := $(MP1_VL_DIR)/Vmp1_rm
 MP1_PLANE_RTL   ?= rtl/mp1_rm.sv rtl/mp1_arb.sv rtl/mp1_plane.sv
 MP1_PLANE_TOP   ?= mp1_plane
+MP1_CHIP_RTL    ?= rtl/mp1_rm.sv rtl/mp1_arb.sv rtl/mp1_plane.sv rtl/mp1_rr_arb.sv rtl/mp1_inj.sv rtl/mp1_chip.sv
+MP1_CHIP_TOP    ?= mp1_chip
 MP1P_VL_DIR     ?= $(BUILD)/vl/mp1_plane
 MP1P_LOCKSTEP   := $(MP1P_VL_DIR)/Vmp1_plane
+MP1C_VL_DIR     ?= $(BUILD)/vl/mp1_chip
+MP1C_LOCKSTEP   := $(MP1C_VL_DIR)/Vmp1_chip
+MP1_CHIP_CMP_REGS ?= 1
 MP1_SEEDS       ?= 1 2 3 4 5 6 7 8 9 10
 MP1_CYCLES      ?= 200000
 MP1_TB_DEPS     := tb/mp1_stim.h tb/lockstep.h $(LIB) $(CMODEL_HDR)
@@ -206,10 +222,18 @@ $(MP1P_LOCKSTEP): $(MP1P_VL_DIR)/config.stamp tb/mp1_plane_lockstep.cpp $(MP1_TB
 test-mp1-plane: $(MP1P_LOCKSTEP)
 	@set -e; for s in $(MP1_SEEDS); do $(MP1P_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES) | tail -1; done
 
+$(MP1C_VL_DIR)/config.stamp: STAMP = $(MP1_CHIP_RTL) $(MP1_CHIP_TOP) $(MP1_CHIP_CMP_REGS)
+$(MP1C_LOCKSTEP): $(MP1C_VL_DIR)/config.stamp tb/mp1_chip_lockstep.cpp $(MP1_TB_DEPS) $(MP1_CHIP_RTL)
+	$(call vl_build,Vmp1_chip,$(MP1_CHIP_TOP),$(MP1C_VL_DIR),$(MP1_CHIP_RTL),tb/mp1_chip_lockstep.cpp,,-DLOCKSTEP_CMP_REGS=$(MP1_CHIP_CMP_REGS))
+
+test-mp1-chip: $(MP1C_LOCKSTEP)
+	@set -e; for s in $(MP1_SEEDS); do $(MP1C_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES) | tail -1; done
+
 # ---- Mutation check: every injected RTL bug must be caught ------------------------------------
 MUT_DIR      := $(BUILD)/vl/dslink_mut
 MP1_MUT_DIR  := $(BUILD)/vl/mp1_rm_mut
 MP1P_MUT_DIR := $(BUILD)/vl/mp1_plane_mut
+MP1C_MUT_DIR := $(BUILD)/vl/mp1_chip_mut
 
 $(MUT_DIR)/Vdslink: tb/dslink_mutants.txt $(BUILD)/mutgen tb/dslink_lockstep.cpp tb/lockstep.h $(LIB) $(DSLINK_RTL)
 	$(call vl_mutants,Vdslink,$(DSLINK_TOP),$(MUT_DIR),$(DSLINK_RTL),tb/dslink_lockstep.cpp,tb/dslink_mutants.txt,$(DSLINK_CFLAGS))
@@ -222,7 +246,10 @@ $(MP1P_MUT_DIR)/Vmp1_plane: tb/mp1_plane_mutants.txt $(BUILD)/mutgen tb/mp1_plan
 
 DSLINK_MUT_RUNS := $(foreach t,$(DIRECTED),'--test $(t) --seed 1') '--test random --seed 11 --cycles 60000' \
                    '--test faults --seed 12 --cycles 100000'
-mutants: $(MUT_DIR)/Vdslink mutants-mp1-rm mutants-mp1-plane
+$(MP1C_MUT_DIR)/Vmp1_chip: tb/mp1_chip_mutants.txt $(BUILD)/mutgen tb/mp1_chip_lockstep.cpp $(MP1_TB_DEPS) $(MP1_CHIP_RTL)
+	$(call vl_mutants,Vmp1_chip,$(MP1_CHIP_TOP),$(MP1C_MUT_DIR),$(MP1_CHIP_RTL),tb/mp1_chip_lockstep.cpp,tb/mp1_chip_mutants.txt,-DLOCKSTEP_CMP_REGS=1)
+
+mutants: $(MUT_DIR)/Vdslink mutants-mp1-rm mutants-mp1-plane mutants-mp1-chip
 	@scripts/mutants.sh $(MUT_DIR)/Vdslink tb/dslink_mutants.txt dslink $(DSLINK_MUT_RUNS)
 
 mutants-mp1-rm: $(MP1_MUT_DIR)/Vmp1_rm
@@ -230,6 +257,9 @@ mutants-mp1-rm: $(MP1_MUT_DIR)/Vmp1_rm
 
 mutants-mp1-plane: $(MP1P_MUT_DIR)/Vmp1_plane
 	@scripts/mutants.sh $(MP1P_MUT_DIR)/Vmp1_plane tb/mp1_plane_mutants.txt mp1_plane $(MP1_MUT_RUNS)
+
+mutants-mp1-chip: $(MP1C_MUT_DIR)/Vmp1_chip
+	@scripts/mutants.sh $(MP1C_MUT_DIR)/Vmp1_chip tb/mp1_chip_mutants.txt mp1_chip $(MP1_MUT_RUNS)
 
 # ---- Link figures -----------------------------------------------------------------------------------
 figures: $(BUILD)/madpost
@@ -269,6 +299,7 @@ test: deps
 	@$(MAKE) --no-print-directory test-bp3
 	@$(MAKE) --no-print-directory test-mp1-rm
 	@$(MAKE) --no-print-directory test-mp1-plane
+	@$(MAKE) --no-print-directory test-mp1-chip
 	@$(MAKE) --no-print-directory mutants
 	@echo "make test: all passed"
 

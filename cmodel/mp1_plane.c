@@ -18,6 +18,11 @@ static uint32_t arb_dat(uint32_t own, uint32_t d1, uint32_t d2, uint32_t d3) {
   return own == 1 ? d1 : own == 2 ? d2 : own == 3 ? d3 : 0;
 }
 
+uint32_t mp1_plane_out_dat(const mp1_plane_state_t *st, uint32_t dim, uint32_t inj_dat) {
+  return dim ? arb_dat(st->arby_own, st->rmy.r.st_dat, st->rmx.r.ot_dat, inj_dat & 7u)
+             : arb_dat(st->arbx_own, st->rmx.r.st_dat, st->rmy.r.ot_dat, inj_dat & 7u);
+}
+
 void mp1_plane_reset(mp1_plane_state_t *st) {
   memset(st, 0, sizeof *st);
   mp1_rm_reset(&st->rmx);
@@ -51,8 +56,8 @@ void mp1_plane_eval(const mp1_plane_state_t *st, const mp1_plane_in_t *in, mp1_p
 
   out->xin_stop = ox.in_stop;
   out->yin_stop = oy.in_stop;
-  out->xout_dat = arb_dat(ax, ox.st_dat, oy.ot_dat, in->inj_x_dat & 7u);
-  out->yout_dat = arb_dat(ay, oy.st_dat, ox.ot_dat, in->inj_y_dat & 7u);
+  out->xout_dat = mp1_plane_out_dat(st, 0, in->inj_x_dat);
+  out->yout_dat = mp1_plane_out_dat(st, 1, in->inj_y_dat);
   out->inj_x_own = ax == 3;
   out->inj_x_free = ax == 0;
   out->inj_y_own = ay == 3;

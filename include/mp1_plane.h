@@ -41,6 +41,9 @@ void mp1_plane_eval(const mp1_plane_state_t *st, const mp1_plane_in_t *in, mp1_p
 void mp1_plane_clock(mp1_plane_state_t *st, const mp1_plane_next_t *nx);
 void mp1_plane_regs(const mp1_plane_state_t *st, mp1_plane_regs_t *r);
 
+/* The chunk on output channel dim (0 X, 1 Y): the arbiter's owner's register (from state only). */
+uint32_t mp1_plane_out_dat(const mp1_plane_state_t *st, uint32_t dim, uint32_t inj_dat);
+
 /* The output arbiter (docs/mp1.md §10.2): next owner from the owner and the three requests. */
 uint32_t mp1_arb_next(uint32_t own, uint32_t req1, uint32_t req2, uint32_t req3);
 

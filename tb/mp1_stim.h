@@ -19,6 +19,10 @@ struct Source {
   uint32_t gap = 0;           // idle cycles before the next segment may start
   uint32_t pos = 0, opos = 0, neg = 0, oneg = 0;
   uint64_t msgs = 0;
+  // Chip level (docs/mp1.md §11.3): a code-6 message may carry a selection segment and a nested
+  // message in its data, for the injection controller behind the piggy-back channel.
+  bool nest = false;
+  uint32_t nest_sel = 0;
 
   void flit(std::deque<uint8_t> &d, uint32_t b) {
     d.push_back((uint8_t)(4u | ((b >> 6) & 3u)));
@@ -54,6 +58,17 @@ struct Source {
     bool two = code == 0 || code == 1 || code == 4;
     flit(seg, code << 5 | addr(pos, neg));
     if (two) flit(seg, ((code == 4 ? 5u : 2u) << 5) | addr(opos, oneg));
+    if (nest && code == 6 && rng_below(&rng, 4) != 0) {
+      flit(seg, nest_sel);
+      seg.push_back(1);  // EOS: the selection segment ends the first segment
+      nest = false;
+      new_message();  // the nested message: its segments follow
+      nest = true;
+      msgs--;
+      segs.push_front(q);
+      q = seg;
+      return;
+    }
     // Data length: mostly short, sometimes several segments; now and then an over-long segment
     // (a bad message: more than 32 flits before its end code).
     const bool overlong = rng_below(&rng, 100) < 2;

@@ -1,4 +1,4 @@
-/* madpost: the main command line. Subcommands grow with the models; for now the DS-Link figures. */
+/* madpost: the main command line: DS-Link figures and the MP1 per-hop latency. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime under -std=c11 */
 #include <errno.h>
 #include <time.h>
@@ -8,6 +8,8 @@
 
 #include "dslink.h"
 #include "dslink_bw.h"
+#include "mp1_hop.h"
+#include "mp1_nic.h"
 #include "t9k.h"
 
 static int usage(FILE *f) {
@@ -19,6 +21,11 @@ static int usage(FILE *f) {
           "           --bit-period B (default 1) --format table|markdown|csv|json\n"
           "  linkbench  speed of the DS-Link C model: two ends, 12 virtual links each way\n"
           "           --cycles N (default 20000000)\n"
+          "  hop      exact per-hop latency of one MP1 message through a mesh (C model)\n"
+          "           --mesh KXxKY (default 4x4) --src X,Y --dst X,Y --len BYTES (data, default 4)\n"
+          "           --type static|adaptive (default static) --load PPM (background messages per\n"
+          "           node per million cycles, default 0) --bg-len BYTES (default 4) --seed S\n"
+          "           --vcd FILE (the path nodes) --format table|csv|json\n"
           "  help     this text\n");
   return f == stderr ? 2 : 0;
 }
@@ -183,6 +190,139 @@ static int cmd_linkbench(int argc, char **argv) {
   return 0;
 }
 
+static int parse_pair(const char *opt, const char *v, char sep, uint32_t *a, uint32_t *b) {
+  char buf[32];
+  const char *m = strchr(v, sep);
+  if (!m || (size_t)(m - v) >= sizeof buf) {
+    fprintf(stderr, "madpost: %s: '%s' is not of the form A%cB\n", opt, v, sep);
+    return -1;
+  }
+  memcpy(buf, v, (size_t)(m - v));
+  buf[m - v] = 0;
+  if (parse_u32(opt, buf, 0, 31, a) || parse_u32(opt, m + 1, 0, 31, b)) return -1;
+  return 0;
+}
+
+static const char *hop_kind(uint32_t k) {
+  return k == MP1_HOP_SOURCE ? "source" : k == MP1_HOP_STRAIGHT ? "straight"
+       : k == MP1_HOP_TURN ? "turn" : "deliver";
+}
+
+static int cmd_hop(int argc, char **argv) {
+  mp1_hop_cfg_t c = {.kx = 4, .ky = 4, .sx = 0, .sy = 0, .dx = 3, .dy = 0, .len = 4,
+                     .bg_len = 4, .seed = 1, .warmup = 0, .max_cycles = 1000000};
+  const char *format = "table";
+  int have_src = 0, have_dst = 0;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    if (i + 1 >= argc) return bad("hop: %s: missing value or unknown option%s", a, "");
+    const char *v = argv[++i];
+    if (!strcmp(a, "--mesh")) {
+      if (parse_pair(a, v, 'x', &c.kx, &c.ky)) return 2;
+      if (c.kx < 1 || c.ky < 1) return bad("--mesh: '%s': each side must be 1..32%s", v, "");
+    } else if (!strcmp(a, "--src")) {
+      if (parse_pair(a, v, ',', &c.sx, &c.sy)) return 2;
+      have_src = 1;
+    } else if (!strcmp(a, "--dst")) {
+      if (parse_pair(a, v, ',', &c.dx, &c.dy)) return 2;
+      have_dst = 1;
+    } else if (!strcmp(a, "--len")) {
+      if (parse_u32(a, v, 1, MP1_MSG_MAX - 2, &c.len)) return 2;
+    } else if (!strcmp(a, "--bg-len")) {
+      if (parse_u32(a, v, 1, MP1_MSG_MAX - 2, &c.bg_len)) return 2;
+    } else if (!strcmp(a, "--load")) {
+      if (parse_u32(a, v, 0, 1000000, &c.load_ppm)) return 2;
+    } else if (!strcmp(a, "--seed")) {
+      uint32_t s;
+      if (parse_u32(a, v, 0, 0xffffffffu, &s)) return 2;
+      c.seed = s;
+    } else if (!strcmp(a, "--type")) {
+      if (!strcmp(v, "static")) c.adaptive = 0;
+      else if (!strcmp(v, "adaptive")) c.adaptive = 1;
+      else return bad("--type: '%s' is not static or adaptive%s", v, "");
+    } else if (!strcmp(a, "--vcd")) {
+      c.vcd_path = v;
+    } else if (!strcmp(a, "--format")) {
+      if (strcmp(v, "table") && strcmp(v, "csv") && strcmp(v, "json"))
+        return bad("--format: '%s' is not one of table, csv, json%s", v, "");
+      format = v;
+    } else {
+      return bad("hop: unknown option '%s'%s", a, "");
+    }
+  }
+  if (!have_src || !have_dst) return bad("hop: --src and --dst are required%s%s", "", "");
+  if (c.load_ppm) c.warmup = 2000;
+  mp1_hop_result_t r;
+  char err[160];
+  const int rc = mp1_hop_run(&c, &r, err, sizeof err);
+  if (rc) {
+    fprintf(stderr, "madpost: hop: %s\n", err);
+    return rc == -2 ? 2 : 1;
+  }
+  if (!strcmp(format, "json")) {
+    printf("{\"mesh\":[%u,%u],\"src\":[%u,%u],\"dst\":[%u,%u],\"len\":%u,\"type\":\"%s\","
+           "\"load_ppm\":%u,\"seed\":%llu,\"hops\":[",
+           c.kx, c.ky, c.sx, c.sy, c.dx, c.dy, c.len, c.adaptive ? "adaptive" : "static",
+           c.load_ppm, (unsigned long long)c.seed);
+    for (uint32_t i = 0; i < r.nhops; i++) {
+      const mp1_hop_t *h = &r.hop[i];
+      printf("%s{\"node\":[%u,%u],\"plane\":%u,\"dim\":\"%c\",\"kind\":\"%s\",\"arrive\":%llu,"
+             "\"decide\":%llu,\"depart\":%llu,\"delay\":%u,\"dead\":%u,\"adapt\":%u}",
+             i ? "," : "", h->x, h->y, h->plane, h->dim ? 'Y' : 'X', hop_kind(h->kind),
+             (unsigned long long)h->arrive, (unsigned long long)h->decide,
+             (unsigned long long)h->depart, h->delay, h->dead, h->adapt);
+    }
+    printf("],\"links\":%u,\"flits\":%u,\"turns\":%u,\"network\":%llu,\"formula\":%lld,"
+           "\"segments\":%u,\"predicted\":%lld,\"total\":%llu,\"data_ok\":%u}\n",
+           r.links, r.flits, r.turns, (unsigned long long)r.net, (long long)r.formula,
+           r.segments, (long long)r.predicted, (unsigned long long)r.total, r.data_ok);
+    return 0;
+  }
+  const int csv = !strcmp(format, "csv");
+  if (csv)
+    printf("x,y,plane,dim,kind,arrive,decide,depart,delay,dead,adapt\n");
+  else
+    printf("%-7s %-5s %-9s %8s %8s %8s %6s %5s %6s\n", "node", "in", "kind", "arrive", "decide",
+           "depart", "delay", "dead", "adapt");
+  for (uint32_t i = 0; i < r.nhops; i++) {
+    const mp1_hop_t *h = &r.hop[i];
+    if (csv) {
+      printf("%u,%u,%u,%c,%s,%llu,%llu,%llu,%u,%u,%u\n", h->x, h->y, h->plane, h->dim ? 'Y' : 'X',
+             hop_kind(h->kind), (unsigned long long)h->arrive, (unsigned long long)h->decide,
+             (unsigned long long)h->depart, h->delay, h->dead, h->adapt);
+    } else {
+      char node[16], in[16];
+      snprintf(node, sizeof node, "(%u,%u)", h->x, h->y);
+      snprintf(in, sizeof in, "p%u%c%s", h->plane, h->dim ? 'Y' : 'X', i ? "" : ">");
+      printf("%-7s %-5s %-9s %8llu %8llu %8llu %6u %5u %6u\n", node, in, hop_kind(h->kind),
+             (unsigned long long)h->arrive, (unsigned long long)h->decide,
+             (unsigned long long)h->depart, h->delay, h->dead, h->adapt);
+    }
+  }
+  if (csv) return 0;
+  printf("network latency: %llu cycles (first chunk on the first link to the last data chunk into "
+         "the destination)\n", (unsigned long long)r.net);
+  if (!c.load_ppm) {
+    printf("seed 004 formula t = (k d + l - k) tau / w with k = 3 bits, l = 9F bits, w = 3 bits, "
+           "tau = 1 cycle:\n  d = %u links, F = %u flits: t = d + 3F - 1 = %lld cycles",
+           r.links, r.flits, (long long)r.formula);
+    if (r.turns || r.segments > 1)
+      printf("\n  + %u turn%s x %d (a turn decides on the whole address flit) + %u segment "
+             "boundar%s x 2 (EOS and the idle chunk after it): %lld cycles (docs/mp1.md §13.3)",
+             r.turns, r.turns == 1 ? "" : "s", MP1_HOP_TURN_EXTRA, r.segments - 1,
+             r.segments == 2 ? "y" : "ies", (long long)r.predicted);
+    printf("\n  measured %llu: %s\n", (unsigned long long)r.net,
+           (int64_t)r.net == r.predicted ? "matches" : "DIFFERS");
+  } else {
+    printf("background: %llu messages sent, %llu delivered while this one travelled\n",
+           (unsigned long long)r.bg_sent, (unsigned long long)r.bg_delivered);
+  }
+  printf("end to end: %llu cycles (first header chunk on the injection channel to EOM on the "
+         "reception channel); data %s\n", (unsigned long long)r.total,
+         r.data_ok ? "intact" : "CORRUPTED");
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2)
     return usage(stderr);
@@ -190,6 +330,8 @@ int main(int argc, char **argv) {
     return usage(stdout);
   if (!strcmp(argv[1], "linkbw"))
     return cmd_linkbw(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "hop"))
+    return cmd_hop(argc - 2, argv + 2);
   if (!strcmp(argv[1], "linkbench"))
     return cmd_linkbench(argc - 2, argv + 2);
   fprintf(stderr, "madpost: unknown command '%s'\n", argv[1]);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "dslink_ports.h"
+#include "mp1_chip_ports.h"
 #include "mp1_plane_ports.h"
 #include "mp1_rm_ports.h"
 
@@ -13,7 +14,7 @@
 
 int main(int argc, char **argv) {
   if (argc != 2) {
-    fprintf(stderr, "usage: portlist dslink|mp1_rm|mp1_plane\n");
+    fprintf(stderr, "usage: portlist dslink|mp1_rm|mp1_plane|mp1_chip\n");
     return 2;
   }
   puts("input clk_i 1");
@@ -30,6 +31,13 @@ int main(int argc, char **argv) {
     MP1_PLANE_INPUTS(IN)
     MP1_PLANE_OUTPUTS(OUT)
     MP1_PLANE_REGS(DBG)
+  } else if (!strcmp(argv[1], "mp1_chip")) {
+#define BUS(p) printf("output dbg_%s_o %d\n", #p, MP1_PLANE_REG_BITS);
+    MP1_CHIP_INPUTS(IN)
+    MP1_CHIP_OUTPUTS(OUT)
+    MP1_CHIP_REGS(DBG)
+    MP1_CHIP_PLANE_BUSES(BUS)
+#undef BUS
   } else {
     fprintf(stderr, "portlist: unknown block '%s'\n", argv[1]);
     return 2;

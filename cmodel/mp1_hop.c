@@ -1,0 +1,405 @@
+/* Per-hop latency of one MP1 message (docs/mp1.md §13). A routing machine holds one message at a
+ * time, so its residencies (from a segment start in IDLE back to IDLE) identify messages exactly;
+ * the walk from the source follows each residency's live output to the next one. */
+#include "mp1_hop.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mp1_mesh.h"
+#include "mp1_nic.h"
+#include "rng.h"
+#include "vcd.h"
+
+typedef struct {
+  uint64_t arrive, claim, emit, st_first, ot_first, rc_first, eom_in, end;
+  uint32_t route, adapt0, adapt, open;
+} res_t;
+
+typedef struct {
+  res_t *v;
+  uint32_t n, cap;
+} res_list_t;
+
+typedef struct {
+  const mp1_hop_cfg_t *cfg;
+  mp1_mesh_state_t st;
+  mp1_mesh_next_t nx;
+  mp1_mesh_in_t *in;
+  mp1_mesh_out_t *out;
+  mp1_nic_t *nic;
+  res_list_t *res; /* per machine: node * 8 + j */
+  rng_t rng;
+  uint64_t next_id;
+  /* VCD of the path (second run) */
+  vcd_t vcd;
+  const uint32_t *path_node;
+  uint32_t path_n;
+  uint32_t *vh;
+} hop_ctx_t;
+
+static void fail(char *err, unsigned len, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (err && len) vsnprintf(err, len, fmt, ap);
+  va_end(ap);
+}
+
+/* A point-to-point message from s to d (dimension order X then Y; plane from the offsets'
+ * signs, docs/mp1.md §4). Returns the header flit count. */
+static uint32_t make_msg(const mp1_mesh_cfg_t *c, uint32_t s, uint32_t d, uint32_t len,
+                         uint32_t adaptive, uint64_t id, mp1_msg_t *m) {
+  const uint32_t sx = s % c->kx, sy = s / c->kx, dx = d % c->kx, dy = d / c->kx;
+  const uint32_t plane = ((dx < sx) << 1) | (dy < sy);
+  uint32_t h = 0, dim = 0;
+  memset(m, 0, sizeof *m);
+  m->id = id;
+  if (dx != sx && dy != sy) {
+    m->bytes[h++] = (uint8_t)(((adaptive ? 1u : 0u) << 5) | dx);
+    m->bytes[h++] = (uint8_t)((2u << 5) | dy);
+  } else if (dx != sx) {
+    m->bytes[h++] = (uint8_t)((2u << 5) | dx);
+  } else {
+    m->bytes[h++] = (uint8_t)((2u << 5) | dy);
+    dim = 1;
+  }
+  for (uint32_t i = 0; i < len; i++) m->bytes[h + i] = (uint8_t)(id * 31 + i * 7);
+  m->len = h + len;
+  m->sel = mp1_sel_flit(0, plane, dim);
+  return h;
+}
+
+static res_t *res_open(res_list_t *l) {
+  if (l->n == l->cap) {
+    uint32_t cap = l->cap ? 2 * l->cap : 16;
+    res_t *v = realloc(l->v, cap * sizeof *v);
+    if (!v) return NULL;
+    l->v = v;
+    l->cap = cap;
+  }
+  res_t *r = &l->v[l->n++];
+  memset(r, 0, sizeof *r);
+  return r;
+}
+
+static const mp1_rm_state_t *machine(const mp1_chip_state_t *c, uint32_t j) {
+  return (j & 1u) ? &c->pl[j >> 1].rmy : &c->pl[j >> 1].rmx;
+}
+static const mp1_rm_next_t *machine_nx(const mp1_chip_next_t *c, uint32_t j) {
+  return (j & 1u) ? &c->pl[j >> 1].rmy : &c->pl[j >> 1].rmx;
+}
+static uint32_t arb_own(const mp1_chip_state_t *c, uint32_t j) {
+  return (j & 1u) ? c->pl[j >> 1].arby_own : c->pl[j >> 1].arbx_own;
+}
+
+/* Residency bookkeeping of every machine for cycle t (regs of t, inputs of t, next of t). */
+static int observe(hop_ctx_t *h, uint64_t t) {
+  const uint32_t n = h->st.cfg.kx * h->st.cfg.ky;
+  for (uint32_t i = 0; i < n; i++) {
+    const mp1_chip_state_t *c = &h->st.chip[i];
+    const mp1_chip_next_t *cn = &h->nx.chip[i];
+    const mp1_chip_in_t *ci = &h->nx.in[i];
+    const uint32_t din[8] = {ci->p0_xin_dat, ci->p0_yin_dat, ci->p1_xin_dat, ci->p1_yin_dat,
+                             ci->p2_xin_dat, ci->p2_yin_dat, ci->p3_xin_dat, ci->p3_yin_dat};
+    for (uint32_t j = 0; j < 8; j++) {
+      const mp1_rm_regs_t *r = &machine(c, j)->r;
+      const mp1_rm_regs_t *rn = &machine_nx(cn, j)->r;
+      res_list_t *l = &h->res[i * 8 + j];
+      res_t *cur = l->n && l->v[l->n - 1].open ? &l->v[l->n - 1] : NULL;
+      if (!cur && r->rm_st == MP1_RM_IDLE && !r->ended && r->ic == 0 && (din[j] & 4u) &&
+          rn->rm_st != MP1_RM_IDLE) {
+        cur = res_open(l);
+        if (!cur) return -1;
+        cur->open = 1;
+        cur->arrive = t;
+        cur->adapt0 = r->cnt_adapt;
+      }
+      if (!cur) continue;
+      if (!cur->claim && r->rm_st == MP1_RM_IDLE && rn->rm_st == MP1_RM_PASS) cur->claim = t;
+      if (!cur->emit && r->rm_st == MP1_RM_HOLD && rn->rm_st == MP1_RM_EMIT) cur->emit = t;
+      cur->route |= r->route;
+      const uint32_t jo = j ^ 1u; /* the other dimension's output of the same plane */
+      const uint32_t st_dat = mp1_plane_out_dat(&c->pl[j >> 1], j & 1u, c->r.inj_dat);
+      const uint32_t ot_dat = mp1_plane_out_dat(&c->pl[j >> 1], jo & 1u, c->r.inj_dat);
+      if (!cur->st_first && t > cur->arrive && (st_dat & 4u) && arb_own(c, j) == 1) cur->st_first = t;
+      if (!cur->ot_first && t > cur->arrive && (ot_dat & 4u) && arb_own(c, jo) == 2) cur->ot_first = t;
+      if (!cur->rc_first && t > cur->arrive && h->out[i].rcv_dat != 0 && c->r.rca_own == j + 1)
+        cur->rc_first = t;
+      if (r->iseg && r->ic == 0 && din[j] == MP1_CH_EOM) cur->eom_in = t;
+      if (t > cur->arrive && rn->rm_st == MP1_RM_IDLE) {
+        cur->open = 0;
+        cur->end = t;
+        cur->adapt = (rn->cnt_adapt - cur->adapt0) & 0xffffu;
+      }
+    }
+  }
+  return 0;
+}
+
+static void vcd_setup(hop_ctx_t *h) {
+  char name[64];
+  vcd_scope(&h->vcd, "mp1_path");
+  uint32_t k = 0;
+  for (uint32_t p = 0; p < h->path_n; p++) {
+    const uint32_t i = h->path_node[p];
+    snprintf(name, sizeof name, "n%u_x%u_y%u", i, i % h->st.cfg.kx, i / h->st.cfg.kx);
+    vcd_scope(&h->vcd, name);
+    for (uint32_t j = 0; j < 8; j++) {
+      snprintf(name, sizeof name, "p%u_%sout_dat", j >> 1, (j & 1u) ? "y" : "x");
+      h->vh[k++] = vcd_wire(&h->vcd, name, 3);
+      snprintf(name, sizeof name, "p%u_%sin_stop", j >> 1, (j & 1u) ? "y" : "x");
+      h->vh[k++] = vcd_wire(&h->vcd, name, 1);
+      snprintf(name, sizeof name, "p%u_rm%s_st", j >> 1, (j & 1u) ? "y" : "x");
+      h->vh[k++] = vcd_wire(&h->vcd, name, 3);
+      snprintf(name, sizeof name, "p%u_rm%s_route", j >> 1, (j & 1u) ? "y" : "x");
+      h->vh[k++] = vcd_wire(&h->vcd, name, 4);
+      snprintf(name, sizeof name, "p%u_rm%s_wp", j >> 1, (j & 1u) ? "y" : "x");
+      h->vh[k++] = vcd_wire(&h->vcd, name, 7);
+    }
+    h->vh[k++] = vcd_wire(&h->vcd, "inj_dat", 3);
+    h->vh[k++] = vcd_wire(&h->vcd, "inj_stop", 1);
+    h->vh[k++] = vcd_wire(&h->vcd, "rcv_dat", 3);
+    vcd_upscope(&h->vcd);
+  }
+  vcd_upscope(&h->vcd);
+  vcd_enddefs(&h->vcd);
+}
+
+static void vcd_dump(hop_ctx_t *h, uint64_t t) {
+  vcd_time(&h->vcd, t * 40); /* one MP1 cycle is 40 ns */
+  uint32_t k = 0;
+  for (uint32_t p = 0; p < h->path_n; p++) {
+    const uint32_t i = h->path_node[p];
+    const mp1_chip_state_t *c = &h->st.chip[i];
+    for (uint32_t j = 0; j < 8; j++) {
+      const mp1_rm_regs_t *r = &machine(c, j)->r;
+      vcd_val(&h->vcd, h->vh[k++], h->out[i].chan_dat[j]);
+      vcd_val(&h->vcd, h->vh[k++], h->out[i].chan_stop[j]);
+      vcd_val(&h->vcd, h->vh[k++], r->rm_st);
+      vcd_val(&h->vcd, h->vh[k++], r->route);
+      vcd_val(&h->vcd, h->vh[k++], r->wp);
+    }
+    vcd_val(&h->vcd, h->vh[k++], h->in[i].inj_dat);
+    vcd_val(&h->vcd, h->vh[k++], h->out[i].inj_stop);
+    vcd_val(&h->vcd, h->vh[k++], h->out[i].rcv_dat);
+  }
+}
+
+static void ctx_free(hop_ctx_t *h, uint32_t n) {
+  if (h->res)
+    for (uint32_t i = 0; i < n * 8; i++) free(h->res[i].v);
+  free(h->res);
+  free(h->in);
+  free(h->out);
+  free(h->nic);
+  free(h->vh);
+  mp1_mesh_free(&h->st, &h->nx);
+}
+
+/* One simulation; fills res from the walk. With path != NULL (second run) it writes the VCD. */
+static int simulate(const mp1_hop_cfg_t *cfg, mp1_hop_result_t *res, const uint32_t *path,
+                    uint32_t path_n, char *err, unsigned errlen) {
+  hop_ctx_t h;
+  memset(&h, 0, sizeof h);
+  h.cfg = cfg;
+  const mp1_mesh_cfg_t mc = {cfg->kx, cfg->ky};
+  if (mp1_mesh_init(&h.st, &h.nx, mc)) {
+    fail(err, errlen, "cannot build a %ux%u mesh", cfg->kx, cfg->ky);
+    return -1;
+  }
+  const uint32_t n = cfg->kx * cfg->ky;
+  h.in = calloc(n, sizeof *h.in);
+  h.out = calloc(n, sizeof *h.out);
+  h.nic = calloc(n, sizeof *h.nic);
+  h.res = calloc((size_t)n * 8, sizeof *h.res);
+  if (path) {
+    h.path_node = path;
+    h.path_n = path_n;
+    h.vh = calloc((size_t)path_n * 43, sizeof *h.vh);
+  }
+  if (!h.in || !h.out || !h.nic || !h.res || (path && !h.vh)) {
+    fail(err, errlen, "out of memory");
+    ctx_free(&h, n);
+    return -1;
+  }
+  if (path) {
+    if (vcd_open(&h.vcd, cfg->vcd_path, "1ns")) {
+      fail(err, errlen, "cannot write %s", cfg->vcd_path);
+      ctx_free(&h, n);
+      return -1;
+    }
+    vcd_setup(&h);
+  }
+  for (uint32_t i = 0; i < n; i++) mp1_nic_reset(&h.nic[i]);
+  rng_seed(&h.rng, cfg->seed, 0x4f50);
+  const uint32_t src = cfg->sy * cfg->kx + cfg->sx, dst = cfg->dy * cfg->kx + cfg->dx;
+  mp1_msg_t m;
+  const uint32_t hdr = make_msg(&h.st.cfg, src, dst, cfg->len, cfg->adaptive, 0, &m);
+  res->flits = m.len;
+  const uint32_t j0 = ((m.sel >> 3) & 3u) * 2 + ((m.sel >> 2) & 1u);
+  int queued = 0, got = 0;
+  uint64_t t_inj = 0, t0 = 0, t_eom = 0;
+  uint32_t data_ok = 0;
+  uint64_t bg_sent = 0, bg_del = 0;
+  uint64_t t;
+  for (t = 0; t < cfg->max_cycles && !got; t++) {
+    /* Background traffic: every node but the source, Bernoulli per cycle. */
+    for (uint32_t i = 0; i < n; i++) {
+      if (i == src || !cfg->load_ppm || h.nic[i].count == MP1_NIC_QUEUE) continue;
+      if (rng_below(&h.rng, 1000000) >= cfg->load_ppm) continue;
+      uint32_t d = rng_below(&h.rng, n - 1);
+      if (d >= i) d++;
+      mp1_msg_t b;
+      make_msg(&h.st.cfg, i, d, cfg->bg_len, cfg->adaptive, ++h.next_id, &b);
+      b.t_enq = t;
+      if (!mp1_nic_push(&h.nic[i], &b)) bg_sent++;
+    }
+    if (!queued && t >= cfg->warmup) {
+      m.t_enq = t;
+      mp1_nic_push(&h.nic[src], &m);
+      queued = 1;
+    }
+    for (uint32_t i = 0; i < n; i++) h.in[i].inj_dat = h.nic[i].dat;
+    mp1_mesh_eval(&h.st, h.in, h.out, &h.nx);
+    if (path) vcd_dump(&h, t);
+    if (observe(&h, t)) {
+      fail(err, errlen, "out of memory");
+      break;
+    }
+    /* The first chunk on the source's output link, from its injection controller. */
+    if (queued && !t0 && h.nic[src].t_first && t > h.nic[src].t_first &&
+        (h.out[src].chan_dat[j0] & 4u) && arb_own(&h.st.chip[src], j0) == 3)
+      t0 = t;
+    for (uint32_t i = 0; i < n; i++) {
+      mp1_rx_msg_t rx;
+      if (mp1_nic_rx(&h.nic[i], h.out[i].rcv_dat, t, &rx) == 1) {
+        if (i == dst && !got && t0 && rx.len == cfg->len) {
+          got = 1;
+          t_eom = t;
+          data_ok = memcmp(rx.bytes, m.bytes + hdr, cfg->len) == 0;
+        } else {
+          bg_del++;
+        }
+      }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+      const int was_src_head = i == src && queued && h.nic[i].count && !t_inj;
+      mp1_nic_tx_step(&h.nic[i], h.out[i].inj_stop, t);
+      if (was_src_head && h.nic[i].t_first) t_inj = h.nic[i].t_first;
+    }
+    mp1_mesh_clock(&h.st, &h.nx);
+  }
+  if (path) vcd_close(&h.vcd);
+  if (!got) {
+    fail(err, errlen, "the message did not arrive within %llu cycles",
+         (unsigned long long)cfg->max_cycles);
+    ctx_free(&h, n);
+    return -1;
+  }
+
+  /* The walk. */
+  memset(res->hop, 0, sizeof res->hop);
+  res->flits = m.len;
+  res->t_inj = t_inj;
+  res->t0 = t0;
+  res->t_rcv_eom = t_eom;
+  res->data_ok = data_ok;
+  res->bg_sent = bg_sent;
+  res->bg_delivered = bg_del;
+  mp1_hop_t *hp = &res->hop[0];
+  hp->node = src, hp->x = cfg->sx, hp->y = cfg->sy, hp->plane = j0 >> 1, hp->dim = j0 & 1u;
+  hp->kind = MP1_HOP_SOURCE;
+  hp->arrive = t_inj, hp->decide = t0 - 1, hp->depart = t0;
+  hp->delay = (uint32_t)(t0 - t_inj);
+  res->nhops = 1;
+  uint32_t node = src, j = j0;
+  uint64_t at = t0;
+  int ok = 0;
+  res->links = 0;
+  res->turns = 0;
+  while (res->nhops < MP1_HOP_MAX) {
+    const int nn = mp1_mesh_next_node(&h.st.cfg, node, j);
+    if (nn < 0) break;
+    res->links++;
+    res_list_t *l = &h.res[(uint32_t)nn * 8 + j];
+    res_t *r = NULL;
+    for (uint32_t k = 0; k < l->n; k++)
+      if (l->v[k].arrive == at) r = &l->v[k];
+    if (!r) break;
+    mp1_hop_t *o = &res->hop[res->nhops++];
+    o->node = (uint32_t)nn, o->x = (uint32_t)nn % cfg->kx, o->y = (uint32_t)nn / cfg->kx;
+    o->plane = j >> 1, o->dim = j & 1u;
+    o->arrive = r->arrive;
+    o->adapt = r->adapt;
+    uint64_t dep;
+    uint32_t jn = j;
+    if (r->route & (1u << MP1_RM_OT)) {
+      o->kind = MP1_HOP_TURN;
+      dep = r->ot_first;
+      jn = j ^ 1u;
+      res->turns++;
+    } else if (r->route & (1u << MP1_RM_RC)) {
+      o->kind = MP1_HOP_DELIVER;
+      dep = r->rc_first;
+    } else {
+      o->kind = MP1_HOP_STRAIGHT;
+      dep = r->st_first;
+    }
+    /* A straight hop decides with its claim (mad postman) unless it had to buffer; a turn or a
+       delivery decides when its copy starts from the buffer. */
+    o->decide = (o->kind == MP1_HOP_STRAIGHT && r->claim) ? r->claim : r->emit;
+    o->dead = r->st_first && o->kind != MP1_HOP_STRAIGHT;
+    o->depart = dep;
+    o->delay = dep ? (uint32_t)(dep - r->arrive) : 0;
+    if (o->kind == MP1_HOP_DELIVER) {
+      res->t_last_in = r->eom_in - 1;
+      ok = (uint32_t)nn == dst;
+      break;
+    }
+    if (!dep) break;
+    node = (uint32_t)nn, j = jn, at = dep;
+  }
+  ctx_free(&h, n);
+  if (!ok) {
+    fail(err, errlen, "could not follow the message's path (internal error)");
+    return -1;
+  }
+  res->net = res->t_last_in - res->t0 + 1;
+  res->total = res->t_rcv_eom - res->t_inj + 1;
+  res->formula = (int64_t)res->links + 3 * (int64_t)res->flits - 1;
+  res->segments = (res->flits + MP1_SEG_FLITS - 1) / MP1_SEG_FLITS;
+  res->predicted = res->formula + (int64_t)res->turns * MP1_HOP_TURN_EXTRA +
+                   2 * (int64_t)(res->segments - 1);
+  return 0;
+}
+
+int mp1_hop_run(const mp1_hop_cfg_t *cfg, mp1_hop_result_t *res, char *err, unsigned errlen) {
+  memset(res, 0, sizeof *res);
+  if (cfg->kx < 1 || cfg->ky < 1 || cfg->kx > MP1_MESH_MAX || cfg->ky > MP1_MESH_MAX) {
+    fail(err, errlen, "mesh size %ux%u: each side must be 1..32", cfg->kx, cfg->ky);
+    return -2;
+  }
+  if (cfg->sx >= cfg->kx || cfg->sy >= cfg->ky || cfg->dx >= cfg->kx || cfg->dy >= cfg->ky) {
+    fail(err, errlen, "source or destination outside the %ux%u mesh", cfg->kx, cfg->ky);
+    return -2;
+  }
+  if (cfg->sx == cfg->dx && cfg->sy == cfg->dy) {
+    fail(err, errlen, "source and destination are the same node");
+    return -2;
+  }
+  if (cfg->len < 1 || cfg->len + 2 > MP1_MSG_MAX || (cfg->load_ppm && cfg->bg_len < 1)) {
+    fail(err, errlen, "message length must be 1..%u bytes", MP1_MSG_MAX - 2);
+    return -2;
+  }
+  if (simulate(cfg, res, NULL, 0, err, errlen)) return -1;
+  if (cfg->vcd_path) {
+    uint32_t path[MP1_HOP_MAX];
+    for (uint32_t i = 0; i < res->nhops; i++) path[i] = res->hop[i].node;
+    mp1_hop_result_t again;
+    memset(&again, 0, sizeof again);
+    if (simulate(cfg, &again, path, res->nhops, err, errlen)) return -1;
+  }
+  return 0;
+}

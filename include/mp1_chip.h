@@ -1,0 +1,67 @@
+/* Golden model of one MP1 chip (docs/mp1.md §11): four planes, the reception and piggy-back
+ * round-robin arbiters and the injection controller, in the house block shape. */
+#ifndef MADPOST_MP1_CHIP_H
+#define MADPOST_MP1_CHIP_H
+
+#include <stdint.h>
+
+#include "mp1_chip_ports.h"
+#include "mp1_plane.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { MP1_CHIP_PLANES = 4, MP1_CHIP_MACHINES = 8 };
+
+/* Injection front-end states (§11.3). */
+typedef enum {
+  MP1_FE_FREE = 0,
+  MP1_FE_SEL = 1,
+  MP1_FE_PEND = 2,
+  MP1_FE_FWD = 3,
+  MP1_FE_SKIP = 4
+} mp1_fe_state_e;
+
+#define MP1_CHIP_X_FIELD(name, width) uint32_t name;
+typedef struct {
+  MP1_CHIP_INPUTS(MP1_CHIP_X_FIELD)
+} mp1_chip_in_t;
+typedef struct {
+  MP1_CHIP_OUTPUTS(MP1_CHIP_X_FIELD)
+} mp1_chip_out_t;
+/* The chip's own registers, named as the RTL's debug ports. */
+typedef struct {
+  MP1_CHIP_REGS(MP1_CHIP_X_FIELD)
+} mp1_chip_regs_t;
+#undef MP1_CHIP_X_FIELD
+
+typedef struct {
+  mp1_chip_regs_t r;
+  mp1_plane_state_t pl[MP1_CHIP_PLANES];
+} mp1_chip_state_t;
+
+typedef struct {
+  mp1_chip_regs_t r;
+  mp1_plane_next_t pl[MP1_CHIP_PLANES];
+} mp1_chip_next_t;
+
+void mp1_chip_reset(mp1_chip_state_t *st);
+void mp1_chip_eval(const mp1_chip_state_t *st, const mp1_chip_in_t *in, mp1_chip_out_t *out,
+                   mp1_chip_next_t *nx);
+void mp1_chip_clock(mp1_chip_state_t *st, const mp1_chip_next_t *nx);
+
+/* The 8-requester round-robin arbiter (§11.2): next owner (0 none, m + 1) and last granted. */
+void mp1_rr_next(uint32_t own, uint32_t last, const uint32_t req[MP1_CHIP_MACHINES],
+                 uint32_t *own_d, uint32_t *last_d);
+
+/* Selection flit (§11.3): chip, plane p (0 (+X,+Y), 1 (+X,-Y), 2 (-X,+Y), 3 (-X,-Y)), first
+ * dimension (0 X, 1 Y). */
+static inline uint32_t mp1_sel_flit(uint32_t chip, uint32_t plane, uint32_t dim) {
+  return ((chip & 7u) << 5) | ((plane & 3u) << 3) | ((dim & 1u) << 2);
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,54 @@
+/* Golden model of a KX x KY mesh of MP1 chips (docs/mp1.md §12): the chips of §11 wired plane by
+ * plane to their neighbours; the interface side of every chip is the mesh's per-node ports. */
+#ifndef MADPOST_MP1_MESH_H
+#define MADPOST_MP1_MESH_H
+
+#include <stdint.h>
+
+#include "mp1_chip.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { MP1_MESH_MAX = 32, MP1_MESH_CHANS = 8 };
+
+typedef struct {
+  uint32_t kx, ky; /* 1..32 each */
+} mp1_mesh_cfg_t;
+
+/* Per node: the chip's interface-side inputs and outputs (§12.2). Channel j = 2p + d. */
+typedef struct {
+  uint32_t pbloop, inj_dat, pbi_dat, rcv_stop, pbo_stop;
+} mp1_mesh_in_t;
+typedef struct {
+  uint32_t inj_stop, pbi_stop, rcv_dat, pbo_dat;
+  uint32_t chan_dat[MP1_MESH_CHANS];  /* output channel j's chunk */
+  uint32_t chan_stop[MP1_MESH_CHANS]; /* input channel j's stop */
+} mp1_mesh_out_t;
+
+typedef struct {
+  mp1_mesh_cfg_t cfg;
+  mp1_chip_state_t *chip; /* node n = y * kx + x */
+} mp1_mesh_state_t;
+
+typedef struct {
+  mp1_chip_next_t *chip;
+  mp1_chip_in_t *in; /* the chips' inputs of this cycle (kept for tracing) */
+} mp1_mesh_next_t;
+
+/* Allocates state and next for cfg; returns -1 on a bad size or no memory. */
+int mp1_mesh_init(mp1_mesh_state_t *st, mp1_mesh_next_t *nx, mp1_mesh_cfg_t cfg);
+void mp1_mesh_free(mp1_mesh_state_t *st, mp1_mesh_next_t *nx);
+void mp1_mesh_reset(mp1_mesh_state_t *st);
+void mp1_mesh_eval(const mp1_mesh_state_t *st, const mp1_mesh_in_t *in, mp1_mesh_out_t *out,
+                   mp1_mesh_next_t *nx);
+void mp1_mesh_clock(mp1_mesh_state_t *st, const mp1_mesh_next_t *nx);
+
+/* Neighbour of node n across channel j (p, d) in the direction of travel; -1 outside the mesh. */
+int mp1_mesh_next_node(const mp1_mesh_cfg_t *cfg, uint32_t n, uint32_t j);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
