@@ -37,7 +37,7 @@ VL_DIR ?= $(BUILD)/vl/dslink$(VL_TAG)
 LOCKSTEP := $(VL_DIR)/Vdslink
 
 .PHONY: all deps lib run test test-unit test-lockstep test-bp3 lint synth check-ports mutants \
-        figures figures-doc figures-plot soak clean help lockstep bench test-mp1-rm mutants-mp1-rm test-mp1-plane mutants-mp1-plane test-mp1-chip mutants-mp1-chip
+        figures figures-doc figures-plot soak clean help lockstep bench test-mp1-rm mutants-mp1-rm test-mp1-plane mutants-mp1-plane test-mp1-chip mutants-mp1-chip test-mp1-mesh mutants-mp1-mesh
 
 all: lib $(BUILD)/madpost $(LOCKSTEP)
 
@@ -203,6 +203,15 @@ MP1P_LOCKSTEP   := $(MP1P_VL_DIR)/Vmp1_plane
 MP1C_VL_DIR     ?= $(BUILD)/vl/mp1_chip
 MP1C_LOCKSTEP   := $(MP1C_VL_DIR)/Vmp1_chip
 MP1_CHIP_CMP_REGS ?= 1
+MP1_MESH_RTL    ?= $(MP1_CHIP_RTL) rtl/mp1_mesh.sv
+MESH_KX         ?= 4
+MESH_KY         ?= 4
+MP1M_VL_DIR     ?= $(BUILD)/vl/mp1_mesh
+MP1M_LOCKSTEP   := $(MP1M_VL_DIR)/Vmp1_mesh
+MP1_MESH_SEEDS  ?= 1 2 3
+MP1_MESH_CYCLES ?= 50000
+MP1M_VFLAGS     := -GKX=$(MESH_KX) -GKY=$(MESH_KY) +define+MP1_CHIP_MODULE=$(MP1_CHIP_TOP)
+MP1M_CFLAGS     := -DMESH_KX=$(MESH_KX) -DMESH_KY=$(MESH_KY) -DLOCKSTEP_CMP_REGS=$(MP1_CHIP_CMP_REGS)
 MP1_SEEDS       ?= 1 2 3 4 5 6 7 8 9 10
 MP1_CYCLES      ?= 200000
 MP1_TB_DEPS     := tb/mp1_stim.h tb/lockstep.h $(LIB) $(CMODEL_HDR)
@@ -226,6 +235,13 @@ $(MP1C_VL_DIR)/config.stamp: STAMP = $(MP1_CHIP_RTL) $(MP1_CHIP_TOP) $(MP1_CHIP_
 $(MP1C_LOCKSTEP): $(MP1C_VL_DIR)/config.stamp tb/mp1_chip_lockstep.cpp $(MP1_TB_DEPS) $(MP1_CHIP_RTL)
 	$(call vl_build,Vmp1_chip,$(MP1_CHIP_TOP),$(MP1C_VL_DIR),$(MP1_CHIP_RTL),tb/mp1_chip_lockstep.cpp,,-DLOCKSTEP_CMP_REGS=$(MP1_CHIP_CMP_REGS))
 
+$(MP1M_VL_DIR)/config.stamp: STAMP = $(MP1_MESH_RTL) $(MP1_CHIP_TOP) $(MESH_KX) $(MESH_KY) $(MP1_CHIP_CMP_REGS)
+$(MP1M_LOCKSTEP): $(MP1M_VL_DIR)/config.stamp tb/mp1_mesh_lockstep.cpp $(MP1_TB_DEPS) $(MP1_MESH_RTL)
+	$(call vl_build,Vmp1_mesh,mp1_mesh,$(MP1M_VL_DIR),$(MP1_MESH_RTL),tb/mp1_mesh_lockstep.cpp,$(MP1M_VFLAGS),$(MP1M_CFLAGS))
+
+test-mp1-mesh: $(MP1M_LOCKSTEP)
+	@set -e; for s in $(MP1_MESH_SEEDS); do $(MP1M_LOCKSTEP) --seed $$s --cycles $(MP1_MESH_CYCLES) | tail -2; done
+
 test-mp1-chip: $(MP1C_LOCKSTEP)
 	@set -e; for s in $(MP1_SEEDS); do $(MP1C_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES) | tail -1; done
 
@@ -234,6 +250,8 @@ MUT_DIR      := $(BUILD)/vl/dslink_mut
 MP1_MUT_DIR  := $(BUILD)/vl/mp1_rm_mut
 MP1P_MUT_DIR := $(BUILD)/vl/mp1_plane_mut
 MP1C_MUT_DIR := $(BUILD)/vl/mp1_chip_mut
+MP1M_MUT_DIR := $(BUILD)/vl/mp1_mesh_mut
+MP1M_MUT_RUNS := $(foreach s,1 2 3 4,'--seed $(s) --cycles 20000')
 
 $(MUT_DIR)/Vdslink: tb/dslink_mutants.txt $(BUILD)/mutgen tb/dslink_lockstep.cpp tb/lockstep.h $(LIB) $(DSLINK_RTL)
 	$(call vl_mutants,Vdslink,$(DSLINK_TOP),$(MUT_DIR),$(DSLINK_RTL),tb/dslink_lockstep.cpp,tb/dslink_mutants.txt,$(DSLINK_CFLAGS))
@@ -249,7 +267,10 @@ DSLINK_MUT_RUNS := $(foreach t,$(DIRECTED),'--test $(t) --seed 1') '--test rando
 $(MP1C_MUT_DIR)/Vmp1_chip: tb/mp1_chip_mutants.txt $(BUILD)/mutgen tb/mp1_chip_lockstep.cpp $(MP1_TB_DEPS) $(MP1_CHIP_RTL)
 	$(call vl_mutants,Vmp1_chip,$(MP1_CHIP_TOP),$(MP1C_MUT_DIR),$(MP1_CHIP_RTL),tb/mp1_chip_lockstep.cpp,tb/mp1_chip_mutants.txt,-DLOCKSTEP_CMP_REGS=1)
 
-mutants: $(MUT_DIR)/Vdslink mutants-mp1-rm mutants-mp1-plane mutants-mp1-chip
+$(MP1M_MUT_DIR)/Vmp1_mesh: tb/mp1_mesh_mutants.txt $(BUILD)/mutgen tb/mp1_mesh_lockstep.cpp $(MP1_TB_DEPS) $(MP1_MESH_RTL)
+	$(call vl_mutants,Vmp1_mesh,mp1_mesh,$(MP1M_MUT_DIR),$(MP1_MESH_RTL),tb/mp1_mesh_lockstep.cpp,tb/mp1_mesh_mutants.txt,-DLOCKSTEP_CMP_REGS=1)
+
+mutants: $(MUT_DIR)/Vdslink mutants-mp1-rm mutants-mp1-plane mutants-mp1-chip mutants-mp1-mesh
 	@scripts/mutants.sh $(MUT_DIR)/Vdslink tb/dslink_mutants.txt dslink $(DSLINK_MUT_RUNS)
 
 mutants-mp1-rm: $(MP1_MUT_DIR)/Vmp1_rm
@@ -260,6 +281,9 @@ mutants-mp1-plane: $(MP1P_MUT_DIR)/Vmp1_plane
 
 mutants-mp1-chip: $(MP1C_MUT_DIR)/Vmp1_chip
 	@scripts/mutants.sh $(MP1C_MUT_DIR)/Vmp1_chip tb/mp1_chip_mutants.txt mp1_chip $(MP1_MUT_RUNS)
+
+mutants-mp1-mesh: $(MP1M_MUT_DIR)/Vmp1_mesh
+	@scripts/mutants.sh $(MP1M_MUT_DIR)/Vmp1_mesh tb/mp1_mesh_mutants.txt mp1_mesh $(MP1M_MUT_RUNS)
 
 # ---- Link figures -----------------------------------------------------------------------------------
 figures: $(BUILD)/madpost
@@ -300,6 +324,7 @@ test: deps
 	@$(MAKE) --no-print-directory test-mp1-rm
 	@$(MAKE) --no-print-directory test-mp1-plane
 	@$(MAKE) --no-print-directory test-mp1-chip
+	@$(MAKE) --no-print-directory test-mp1-mesh
 	@$(MAKE) --no-print-directory mutants
 	@echo "make test: all passed"
 

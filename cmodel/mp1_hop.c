@@ -65,7 +65,8 @@ static uint32_t make_msg(const mp1_mesh_cfg_t *c, uint32_t s, uint32_t d, uint32
     m->bytes[h++] = (uint8_t)((2u << 5) | dy);
     dim = 1;
   }
-  for (uint32_t i = 0; i < len; i++) m->bytes[h + i] = (uint8_t)(id * 31 + i * 7);
+  for (uint32_t i = 0; i < len; i++)
+    m->bytes[h + i] = (uint8_t)(id ? id * 31 + i * 7 : 0xa5u ^ (i * 29u));
   m->len = h + len;
   m->sel = mp1_sel_flit(0, plane, dim);
   return h;
@@ -134,6 +135,66 @@ static int observe(hop_ctx_t *h, uint64_t t) {
         cur->adapt = (rn->cnt_adapt - cur->adapt0) & 0xffffu;
       }
     }
+  }
+  return 0;
+}
+
+/* Follows the message from the source's output link through the residencies; 1 when it reached
+ * the destination's reception copy, 0 if the path is not complete yet. */
+static int walk(hop_ctx_t *h, mp1_hop_result_t *res, uint32_t src, uint32_t dst, uint32_t j0,
+                uint64_t t_inj, uint64_t t0) {
+  const mp1_hop_cfg_t *cfg = h->cfg;
+  memset(res->hop, 0, sizeof res->hop);
+  mp1_hop_t *hp = &res->hop[0];
+  hp->node = src, hp->x = cfg->sx, hp->y = cfg->sy, hp->plane = j0 >> 1, hp->dim = j0 & 1u;
+  hp->kind = MP1_HOP_SOURCE;
+  hp->arrive = t_inj, hp->decide = t0 - 1, hp->depart = t0;
+  hp->delay = (uint32_t)(t0 - t_inj);
+  res->nhops = 1;
+  res->links = 0;
+  res->turns = 0;
+  uint32_t node = src, j = j0;
+  uint64_t at = t0;
+  while (res->nhops < MP1_HOP_MAX) {
+    const int nn = mp1_mesh_next_node(&h->st.cfg, node, j);
+    if (nn < 0) return 0;
+    res->links++;
+    res_list_t *l = &h->res[(uint32_t)nn * 8 + j];
+    res_t *r = NULL;
+    for (uint32_t k = 0; k < l->n; k++)
+      if (l->v[k].arrive == at) r = &l->v[k];
+    if (!r || r->open) return 0; /* not there yet, or still handling the message */
+    mp1_hop_t *o = &res->hop[res->nhops++];
+    o->node = (uint32_t)nn, o->x = (uint32_t)nn % cfg->kx, o->y = (uint32_t)nn / cfg->kx;
+    o->plane = j >> 1, o->dim = j & 1u;
+    o->arrive = r->arrive;
+    o->adapt = r->adapt;
+    uint64_t dep;
+    uint32_t jn = j;
+    if (r->route & (1u << MP1_RM_OT)) {
+      o->kind = MP1_HOP_TURN;
+      dep = r->ot_first;
+      jn = j ^ 1u;
+      res->turns++;
+    } else if (r->route & (1u << MP1_RM_RC)) {
+      o->kind = MP1_HOP_DELIVER;
+      dep = r->rc_first;
+    } else {
+      o->kind = MP1_HOP_STRAIGHT;
+      dep = r->st_first;
+    }
+    /* A straight hop decides with its claim (mad postman) unless it had to buffer; a turn or a
+       delivery decides when its copy starts from the buffer. */
+    o->decide = (o->kind == MP1_HOP_STRAIGHT && r->claim) ? r->claim : r->emit;
+    o->dead = r->st_first && o->kind != MP1_HOP_STRAIGHT;
+    o->depart = dep;
+    o->delay = dep ? (uint32_t)(dep - r->arrive) : 0;
+    if (!dep) return 0;
+    if (o->kind == MP1_HOP_DELIVER) {
+      res->t_last_in = r->eom_in - 1;
+      return (uint32_t)nn == dst;
+    }
+    node = (uint32_t)nn, j = jn, at = dep;
   }
   return 0;
 }
@@ -275,10 +336,12 @@ static int simulate(const mp1_hop_cfg_t *cfg, mp1_hop_result_t *res, const uint3
     for (uint32_t i = 0; i < n; i++) {
       mp1_rx_msg_t rx;
       if (mp1_nic_rx(&h.nic[i], h.out[i].rcv_dat, t, &rx) == 1) {
-        if (i == dst && !got && t0 && rx.len == cfg->len) {
+        /* Ours: the same bytes, and a path from the source that ends in this delivery. */
+        if (i == dst && !got && t0 && rx.len == cfg->len &&
+            !memcmp(rx.bytes, m.bytes + hdr, cfg->len) && walk(&h, res, src, dst, j0, t_inj, t0)) {
           got = 1;
           t_eom = t;
-          data_ok = memcmp(rx.bytes, m.bytes + hdr, cfg->len) == 0;
+          data_ok = 1;
         } else {
           bg_del++;
         }
@@ -299,8 +362,6 @@ static int simulate(const mp1_hop_cfg_t *cfg, mp1_hop_result_t *res, const uint3
     return -1;
   }
 
-  /* The walk. */
-  memset(res->hop, 0, sizeof res->hop);
   res->flits = m.len;
   res->t_inj = t_inj;
   res->t0 = t0;
@@ -308,67 +369,11 @@ static int simulate(const mp1_hop_cfg_t *cfg, mp1_hop_result_t *res, const uint3
   res->data_ok = data_ok;
   res->bg_sent = bg_sent;
   res->bg_delivered = bg_del;
-  mp1_hop_t *hp = &res->hop[0];
-  hp->node = src, hp->x = cfg->sx, hp->y = cfg->sy, hp->plane = j0 >> 1, hp->dim = j0 & 1u;
-  hp->kind = MP1_HOP_SOURCE;
-  hp->arrive = t_inj, hp->decide = t0 - 1, hp->depart = t0;
-  hp->delay = (uint32_t)(t0 - t_inj);
-  res->nhops = 1;
-  uint32_t node = src, j = j0;
-  uint64_t at = t0;
-  int ok = 0;
-  res->links = 0;
-  res->turns = 0;
-  while (res->nhops < MP1_HOP_MAX) {
-    const int nn = mp1_mesh_next_node(&h.st.cfg, node, j);
-    if (nn < 0) break;
-    res->links++;
-    res_list_t *l = &h.res[(uint32_t)nn * 8 + j];
-    res_t *r = NULL;
-    for (uint32_t k = 0; k < l->n; k++)
-      if (l->v[k].arrive == at) r = &l->v[k];
-    if (!r) break;
-    mp1_hop_t *o = &res->hop[res->nhops++];
-    o->node = (uint32_t)nn, o->x = (uint32_t)nn % cfg->kx, o->y = (uint32_t)nn / cfg->kx;
-    o->plane = j >> 1, o->dim = j & 1u;
-    o->arrive = r->arrive;
-    o->adapt = r->adapt;
-    uint64_t dep;
-    uint32_t jn = j;
-    if (r->route & (1u << MP1_RM_OT)) {
-      o->kind = MP1_HOP_TURN;
-      dep = r->ot_first;
-      jn = j ^ 1u;
-      res->turns++;
-    } else if (r->route & (1u << MP1_RM_RC)) {
-      o->kind = MP1_HOP_DELIVER;
-      dep = r->rc_first;
-    } else {
-      o->kind = MP1_HOP_STRAIGHT;
-      dep = r->st_first;
-    }
-    /* A straight hop decides with its claim (mad postman) unless it had to buffer; a turn or a
-       delivery decides when its copy starts from the buffer. */
-    o->decide = (o->kind == MP1_HOP_STRAIGHT && r->claim) ? r->claim : r->emit;
-    o->dead = r->st_first && o->kind != MP1_HOP_STRAIGHT;
-    o->depart = dep;
-    o->delay = dep ? (uint32_t)(dep - r->arrive) : 0;
-    if (o->kind == MP1_HOP_DELIVER) {
-      res->t_last_in = r->eom_in - 1;
-      ok = (uint32_t)nn == dst;
-      break;
-    }
-    if (!dep) break;
-    node = (uint32_t)nn, j = jn, at = dep;
-  }
   ctx_free(&h, n);
-  if (!ok) {
-    fail(err, errlen, "could not follow the message's path (internal error)");
-    return -1;
-  }
   res->net = res->t_last_in - res->t0 + 1;
   res->total = res->t_rcv_eom - res->t_inj + 1;
   res->formula = (int64_t)res->links + 3 * (int64_t)res->flits - 1;
+  res->formula_k1 = ((double)res->links + 9.0 * res->flits - 1.0) / 3.0;
   res->segments = (res->flits + MP1_SEG_FLITS - 1) / MP1_SEG_FLITS;
   res->predicted = res->formula + (int64_t)res->turns * MP1_HOP_TURN_EXTRA +
                    2 * (int64_t)(res->segments - 1);

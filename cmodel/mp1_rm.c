@@ -79,7 +79,21 @@ static void clear_message(mp1_rm_regs_t *d) {
   d->ihd = 0;
   d->a1 = d->a2 = d->vpend = d->route = d->rnew = d->adapt_ok = 0;
   d->wp = d->rp_st = d->rp_ot = d->rp_rc = d->rp_pb = 0;
-  d->act = d->swap = d->segend = d->ended = 0;
+  d->act = d->swap = d->segend = d->ended = d->bcut = 0;
+}
+
+/* An adaptive turn sends a2 first and a1 second, each carrying the other's control code: the
+ * code belongs to the position (the leading flit names two dimensions), the address to the
+ * dimension (§8.8 rule 9). Chunk `at` of the swapped pair; other chunks pass unchanged. */
+static uint32_t swap_chunk(const mp1_rm_regs_t *q, uint32_t at, uint32_t c) {
+  const uint32_t a1 = q->a1, a2 = q->a2;
+  switch (at) {
+  case 3: return 4u | ((a1 >> 6) & 3u);                      /* 1, a1's code b7 b6 */
+  case 4: return (((a1 >> 5) & 1u) << 2) | ((a2 >> 3) & 3u); /* a1's b5, a2's b4 b3 */
+  case 0: return 4u | ((a2 >> 6) & 3u);
+  case 1: return (((a2 >> 5) & 1u) << 2) | ((a1 >> 3) & 3u);
+  default: return c;
+  }
 }
 
 void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *out,
@@ -112,6 +126,12 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
   const uint32_t byte = ((q->isr & 31u) << 3) | c;
   const int trunc = q->iseg && gap;
   const int seg_chunk = start || ic != 0 || endc;
+  const uint32_t s0 = q->rm_st;
+  /* A broadcast is one segment: its first segment's EOS is taken as its EOM and the rest of the
+   * message is dropped (§8.8 rule 10). */
+  const uint32_t bc = q->route;
+  const int bcut = endc && c == MP1_CH_EOS && (s0 == MP1_RM_HOLD || s0 == MP1_RM_EMIT) &&
+                   (bc >> MP1_RM_RC & 1u) && (bc & ((1u << MP1_RM_ST) | (1u << MP1_RM_OT)));
   const int overlong = start && q->ifl == 32;
   const uint32_t s = q->rm_st;
 
@@ -152,7 +172,7 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
     if (seg_chunk && s != MP1_RM_DROP) {
       nx->we = 1;
       nx->waddr = (uint8_t)q->wp;
-      nx->wdata = (uint8_t)((endc ? 8u : 0u) | c);
+      nx->wdata = (uint8_t)(bcut ? (8u | MP1_CH_EOM) : ((endc ? 8u : 0u) | c));
       d->wp = (q->wp + 1) & 127u;
     }
   }
@@ -160,8 +180,12 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
   uint32_t next = s;
   uint32_t route = q->route, act = q->act, swap = q->swap;
   /* The message ends once its copies have sent what is buffered (§8.2 ended). */
-  if (eom && (s == MP1_RM_HOLD || s == MP1_RM_EMIT))
+  if ((eom || bcut) && (s == MP1_RM_HOLD || s == MP1_RM_EMIT))
     d->ended = 1;
+  if (bcut) {
+    d->bcut = 1;
+    d->cnt_bad_long = (q->cnt_bad_long + 1) & 0xffffu;
+  }
 
   /* Abort between segments (§8.8 rule 5): the illegal chunk on every owned route output. */
 #define ABORT_OUTPUTS()                                                              \
@@ -178,6 +202,8 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
   do {                                                                               \
     const uint32_t e_ = st->mem[rp[k]];                                              \
     dat[k] = e_ & 7u;                                                                \
+    if ((k) == MP1_RM_OT && swap)                                                    \
+      dat[k] = swap_chunk(q, rp[k], dat[k]);                                         \
     req[k] = 1;                                                                      \
     if ((k) == MP1_RM_OT && swap && rp[k] == 5)                                      \
       rp[k] = 0;                                                                     \
@@ -276,6 +302,13 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
       next = MP1_RM_DROP;
       break;
     }
+    if (endc && q->ihd == 1 && two_dim(q->a1 >> 5)) {
+      /* the header ends before its second address flit (§8.8 rule 11) */
+      d->cnt_cut = (q->cnt_cut + 1) & 0xffffu;
+      ABORT_OUTPUTS();
+      next = MP1_RM_IDLE;
+      break;
+    }
     if (endc)
       d->segend = 1; /* an emission start in this same cycle clears it again */
     /* Requests, the adaptive switch and the emission start all follow the registered route: a
@@ -296,12 +329,19 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
         static const int order_st[MP1_RM_NOUT] = {MP1_RM_ST, MP1_RM_OT, MP1_RM_RC, MP1_RM_PB};
         static const int order_ot[MP1_RM_NOUT] = {MP1_RM_OT, MP1_RM_ST, MP1_RM_RC, MP1_RM_PB};
         const int *order = in->ot_first ? order_ot : order_st;
+        /* The chip-shared outputs (reception, piggy-back) are asked for only once every network
+         * copy could start: a machine never holds them while it waits for a buffer (§8.8
+         * rule 8). */
+        int net_ready = 1;
+        for (int k = MP1_RM_ST; k <= MP1_RM_OT; k++)
+          if (q->route & (1u << k))
+            net_ready = net_ready && own[k] && !stop[k] && q_dat[k] == MP1_CH_IDLE;
         int lower_owned = 1, ready = !q->rnew;
         for (int i = 0; i < MP1_RM_NOUT; i++) {
           const int k = order[i];
           if (!(q->route & (1u << k)))
             continue;
-          int r_k = own[k] || lower_owned;
+          int r_k = own[k] || (lower_owned && (k < MP1_RM_RC || net_ready));
           if (k == MP1_RM_ST && q->rnew) {
             if (own[MP1_RM_ST])
               r_k = 0;
@@ -388,7 +428,8 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
     break;
 
   default: /* DROP, and the illegal encodings 6 and 7 */
-    if (s != MP1_RM_DROP || eom || trunc)
+    /* an abort between segments ends a dropped message too (§8.8 rule 10) */
+    if (s != MP1_RM_DROP || eom || trunc || (en && ic == 0 && !q->iseg && c == MP1_CH_ILLEGAL))
       next = MP1_RM_IDLE;
     break;
   }
@@ -404,6 +445,8 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
         buffered = 1;
     if (buffered)
       next = MP1_RM_HOLD;
+    else if (q->ended && q->bcut)
+      next = MP1_RM_DROP; /* the rest of a cut broadcast (§8.8 rule 10) */
     else if (q->ended)
       next = MP1_RM_IDLE;
     else
@@ -424,6 +467,8 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
   d->rm_st = next;
   if (next == MP1_RM_IDLE)
     clear_message(d);
+  if (s == MP1_RM_EMIT && next == MP1_RM_DROP)
+    d->ended = d->bcut = 0; /* the later segments may come: stop falls */
   /* stop on occupancy (§8.8 rule 1): with at most 30 unread chunks a new segment still fits. */
   uint32_t occ = 0;
   for (int k = 0; k < MP1_RM_NOUT; k++) {

@@ -50,6 +50,7 @@ typedef struct {
   uint64_t net;        /* t_last_in - t0 + 1 */
   uint64_t total;      /* t_rcv_eom - t_inj + 1 */
   int64_t formula;     /* d + 3F - 1 (seed 004: (k d + l - k) tau / w, k = 3, l = 9F, w = 3) */
+  double formula_k1;   /* the same with the paper's synchronous k = 1: (d + 9F - 1) / 3 */
   uint32_t segments;   /* segments of the message (32 flits each, the header counted) */
   int64_t predicted;   /* formula + turns * MP1_HOP_TURN_EXTRA + 2 (segments - 1), docs/mp1.md §13.3 */
   uint32_t data_ok;    /* the delivered bytes equal the sent data */

@@ -59,6 +59,7 @@
   X(P##swap, 1) \
   X(P##segend, 1) \
   X(P##ended, 1) \
+  X(P##bcut, 1) \
   X(P##stop, 1) \
   X(P##st_dat, 3) \
   X(P##ot_dat, 3) \

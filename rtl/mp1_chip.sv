@@ -72,14 +72,14 @@ module mp1_chip (
   output logic [15:0]  dbg_cnt_sel_bad_o,
   output logic [15:0]  dbg_cnt_inj_drop_o,
   output logic [15:0]  dbg_cnt_inj_stray_o,
-  output logic [453:0] dbg_p0_o,
-  output logic [453:0] dbg_p1_o,
-  output logic [453:0] dbg_p2_o,
-  output logic [453:0] dbg_p3_o
+  output logic [455:0] dbg_p0_o,
+  output logic [455:0] dbg_p1_o,
+  output logic [455:0] dbg_p2_o,
+  output logic [455:0] dbg_p3_o
 );
 
   // Bits of one plane's packed register observation (MP1_PLANE_REG_BITS).
-  localparam int unsigned PlaneRegBits = 454;
+  localparam int unsigned PlaneRegBits = 456;
   // Plane p is (+X,+Y), (+X,-Y), (-X,+Y), (-X,-Y): bit p holds nx = p >> 1, ny = p & 1.
   localparam logic [3:0] PlaneNx = 4'b1100;
   localparam logic [3:0] PlaneNy = 4'b1010;
@@ -151,6 +151,7 @@ module mp1_chip (
     logic         dbg_rmx_swap;
     logic         dbg_rmx_segend;
     logic         dbg_rmx_ended;
+    logic         dbg_rmx_bcut;
     logic         dbg_rmx_stop;
     logic [2:0]   dbg_rmx_st_dat;
     logic [2:0]   dbg_rmx_ot_dat;
@@ -185,6 +186,7 @@ module mp1_chip (
     logic         dbg_rmy_swap;
     logic         dbg_rmy_segend;
     logic         dbg_rmy_ended;
+    logic         dbg_rmy_bcut;
     logic         dbg_rmy_stop;
     logic [2:0]   dbg_rmy_st_dat;
     logic [2:0]   dbg_rmy_ot_dat;
@@ -266,6 +268,7 @@ module mp1_chip (
       .dbg_rmx_swap_o             (dbg_rmx_swap),
       .dbg_rmx_segend_o           (dbg_rmx_segend),
       .dbg_rmx_ended_o            (dbg_rmx_ended),
+      .dbg_rmx_bcut_o             (dbg_rmx_bcut),
       .dbg_rmx_stop_o             (dbg_rmx_stop),
       .dbg_rmx_st_dat_o           (dbg_rmx_st_dat),
       .dbg_rmx_ot_dat_o           (dbg_rmx_ot_dat),
@@ -300,6 +303,7 @@ module mp1_chip (
       .dbg_rmy_swap_o             (dbg_rmy_swap),
       .dbg_rmy_segend_o           (dbg_rmy_segend),
       .dbg_rmy_ended_o            (dbg_rmy_ended),
+      .dbg_rmy_bcut_o             (dbg_rmy_bcut),
       .dbg_rmy_stop_o             (dbg_rmy_stop),
       .dbg_rmy_st_dat_o           (dbg_rmy_st_dat),
       .dbg_rmy_ot_dat_o           (dbg_rmy_ot_dat),
@@ -322,14 +326,15 @@ module mp1_chip (
       dbg_rmx_rm_st, dbg_rmx_ic, dbg_rmx_isr, dbg_rmx_iseg, dbg_rmx_ifl, dbg_rmx_ihd, dbg_rmx_a1,
       dbg_rmx_a2, dbg_rmx_vpend, dbg_rmx_route, dbg_rmx_rnew, dbg_rmx_adapt_ok, dbg_rmx_wp,
       dbg_rmx_rp_st, dbg_rmx_rp_ot, dbg_rmx_rp_rc, dbg_rmx_rp_pb, dbg_rmx_act, dbg_rmx_swap,
-      dbg_rmx_segend, dbg_rmx_ended, dbg_rmx_stop, dbg_rmx_st_dat, dbg_rmx_ot_dat, dbg_rmx_rc_dat,
-      dbg_rmx_pb_dat, dbg_rmx_cnt_dead, dbg_rmx_cnt_bad_code, dbg_rmx_cnt_bad_addr,
+      dbg_rmx_segend, dbg_rmx_ended, dbg_rmx_bcut, dbg_rmx_stop, dbg_rmx_st_dat, dbg_rmx_ot_dat,
+      dbg_rmx_rc_dat, dbg_rmx_pb_dat, dbg_rmx_cnt_dead, dbg_rmx_cnt_bad_code, dbg_rmx_cnt_bad_addr,
       dbg_rmx_cnt_bad_long, dbg_rmx_cnt_stray, dbg_rmx_cnt_cut, dbg_rmx_cnt_adapt,
       dbg_rmx_cnt_adapt_buf, dbg_rmy_rm_st, dbg_rmy_ic, dbg_rmy_isr, dbg_rmy_iseg, dbg_rmy_ifl,
       dbg_rmy_ihd, dbg_rmy_a1, dbg_rmy_a2, dbg_rmy_vpend, dbg_rmy_route, dbg_rmy_rnew,
       dbg_rmy_adapt_ok, dbg_rmy_wp, dbg_rmy_rp_st, dbg_rmy_rp_ot, dbg_rmy_rp_rc, dbg_rmy_rp_pb,
-      dbg_rmy_act, dbg_rmy_swap, dbg_rmy_segend, dbg_rmy_ended, dbg_rmy_stop, dbg_rmy_st_dat,
-      dbg_rmy_ot_dat, dbg_rmy_rc_dat, dbg_rmy_pb_dat, dbg_rmy_cnt_dead, dbg_rmy_cnt_bad_code,
+      dbg_rmy_act, dbg_rmy_swap, dbg_rmy_segend, dbg_rmy_ended, dbg_rmy_bcut, dbg_rmy_stop,
+      dbg_rmy_st_dat, dbg_rmy_ot_dat, dbg_rmy_rc_dat, dbg_rmy_pb_dat, dbg_rmy_cnt_dead,
+      dbg_rmy_cnt_bad_code,
       dbg_rmy_cnt_bad_addr, dbg_rmy_cnt_bad_long, dbg_rmy_cnt_stray, dbg_rmy_cnt_cut,
       dbg_rmy_cnt_adapt, dbg_rmy_cnt_adapt_buf, dbg_arbx_own, dbg_arby_own
     };

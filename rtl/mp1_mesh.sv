@@ -10,7 +10,11 @@ module mp1_mesh #(
   parameter int unsigned KX = 4,
   parameter int unsigned KY = 4,
   // Nodes; per-node fields are packed, node n in [n * W +: W] (§12.2).
-  localparam int unsigned N = KX * KY
+  localparam int unsigned N = KX * KY,
+  // Bits of the chip's own registers (MP1_CHIP_REGS) and of one plane's (MP1_PLANE_REGS, the
+  // width of the chip's dbg_p<p>_o).
+  localparam int unsigned ChipRegBits = 118,
+  localparam int unsigned PlaneRegBits = 456
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -25,13 +29,9 @@ module mp1_mesh #(
   output logic [3*N-1:0]     pbo_dat_o,
   output logic [24*N-1:0]    chan_dat_o,
   output logic [8*N-1:0]     chan_stop_o,
-  output logic [118*N-1:0]   dbg_chip_o,
-  output logic [1816*N-1:0]  dbg_plane_o
+  output logic [ChipRegBits*N-1:0]    dbg_chip_o,
+  output logic [4*PlaneRegBits*N-1:0] dbg_plane_o
 );
-
-  // Bits of the chip's own registers (MP1_CHIP_REGS) and of one plane's (MP1_PLANE_REGS).
-  localparam int unsigned ChipRegBits = 118;
-  localparam int unsigned PlaneRegBits = 454;
 
   // Channel j = 2p + d (d: 0 X, 1 Y) of node n: 3 bits at [24n + 3j +: 3], 1 bit at [8n + j].
   // Flat vectors rather than packed 3-D arrays so that Yosys reads them too; out_dat and in_stop

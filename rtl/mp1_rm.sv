@@ -54,6 +54,7 @@ module mp1_rm (
   output logic        dbg_swap_o,
   output logic        dbg_segend_o,
   output logic        dbg_ended_o,
+  output logic        dbg_bcut_o,
   output logic        dbg_stop_o,
   output logic [2:0]  dbg_st_dat_o,
   output logic [2:0]  dbg_ot_dat_o,
@@ -105,6 +106,9 @@ module mp1_rm (
   localparam logic [6:0] PosA2   = 7'd3;
   localparam logic [6:0] PosA1Hi = 7'd2;
   localparam logic [6:0] PosA2Hi = 7'd5;
+  // Second chunks of a1 and a2 (b5 b4 b3): the code's low bit and the address's top two.
+  localparam logic [6:0] PosA1Md = 7'd1;
+  localparam logic [6:0] PosA2Md = 7'd4;
   localparam logic [6:0] PosData = 7'd6;
   // A copy's first chunk is never more than this far ahead of wp (rc at 6, wp from 0).
   localparam logic [6:0] MaxLead = 7'd6;
@@ -137,6 +141,7 @@ module mp1_rm (
   logic        swap_d, swap_q;
   logic        segend_d, segend_q;
   logic        ended_d, ended_q;
+  logic        bcut_d, bcut_q;
   logic        stop_d, stop_q;
   logic [2:0]  st_dat_d, st_dat_q;
   logic [2:0]  ot_dat_d, ot_dat_q;
@@ -158,6 +163,7 @@ module mp1_rm (
   // The segment buffer: 128 chunks, not reset (a chunk is only read after it has been written).
   logic [2:0]  mem [128];
   logic        mem_we;
+  logic [2:0]  mem_wd;
 
   // ---- Ingress decode (§8.3) -----------------------------------------------------------------
   logic [2:0] c;
@@ -247,9 +253,9 @@ module mp1_rm (
 
   // ---- Next state ------------------------------------------------------------------------------
   logic [3:0] own, stp, lead, odle, low_ok, req, sending, live, eoc, full;
-  logic       alt, turn, emit_ok, next_seg, abort_msg;
+  logic       alt, turn, emit_ok, next_seg, abort_msg, net_rdy, bcast, cut_eos;
   logic [1:0] ph;
-  logic [2:0] rd_st, rd_ot, rd_rc, rd_pb;
+  logic [2:0] rd_st, rd_ot, rd_rc, rd_pb, ot_sw;
   logic [6:0] lead_st, lead_ot, lead_rc, lead_pb;
   logic [6:0] u_st, u_ot, u_rc, u_pb;
 
@@ -275,6 +281,7 @@ module mp1_rm (
     swap_d          = swap_q;
     segend_d        = segend_q;
     ended_d         = ended_q;
+    bcut_d          = bcut_q;
     rph_d           = 2'd0;
     // An output shows idle unless this machine sends on it (and requests it) this cycle.
     st_dat_d        = ChIdle;
@@ -290,6 +297,7 @@ module mp1_rm (
     cnt_adapt_d     = cnt_adapt_q;
     cnt_adapt_buf_d = cnt_adapt_buf_q;
     mem_we          = 1'b0;
+    mem_wd          = c;
     req             = 4'b0000;
     sending         = 4'b0000;
     ph              = rph_q;
@@ -301,10 +309,14 @@ module mp1_rm (
     eoc             = 4'b0000;
     next_seg        = 1'b0;
     abort_msg       = 1'b0;
+    net_rdy         = 1'b0;
+    cut_eos         = 1'b0;
     stop_d          = 1'b0;
 
     own     = {pb_own_i, rc_own_i, ot_own_i, st_own_i};
     stp     = {pb_stop_i, rc_stop_i, ot_stop_i, st_stop_i};
+    // A broadcast that is not only being delivered here: an rc copy and a network copy (§8.8.10).
+    bcast   = route_q[2] && (route_q[0] || route_q[1]);
     // A copy's first chunk is written once wp is beyond it; rp at or just ahead of wp is not
     // (the first segment's copies start up to 6 chunks ahead of wp).
     lead_st = rp_st_q - wp_q;
@@ -318,6 +330,23 @@ module mp1_rm (
     rd_ot   = mem[rp_ot_q];
     rd_rc   = mem[rp_rc_q];
     rd_pb   = mem[rp_pb_q];
+    // Adaptive turn (§8.8.9): the code says how many dimensions remain and what to do at the
+    // match, so it stays with the flit's place in the header while the addresses swap: the ot
+    // copy sends a2's address under a1's code, then a1's address under a2's code. While swap_q
+    // its pointer reads only the header (3, 4, 5, 0, 1, 2; every message starts at 0, §8.6.1),
+    // so the pointer is the chunk index. Code bits are b7 b6 of a first chunk and the top bit of
+    // a second; third chunks (b2..b0) are pure address and go as buffered. a1_q and a2_q hold
+    // both flits by then (the turn needs a2 complete).
+    ot_sw   = rd_ot;
+    if (swap_q) begin
+      unique case (rp_ot_q)
+        PosA2:   ot_sw = {1'b1, a1_q[7:6]};
+        PosA2Md: ot_sw = {a1_q[5], a2_q[4:3]};
+        PosA1:   ot_sw = {1'b1, a2_q[7:6]};
+        PosA1Md: ot_sw = {a2_q[5], a1_q[4:3]};
+        default: ot_sw = rd_ot;
+      endcase
+    end
 
     // -- Ingress framing and header capture (every state; all of it is off once ended_q).
     if (start) begin
@@ -462,6 +491,14 @@ module mp1_rm (
             cnt_bad_addr_d = cnt_bad_addr_q + 16'd1;
           end
           rm_st_d = eom ? Idle : Drop;
+        end else if (endc && ihd_q == 2'd1 && f_two_dim) begin
+          // A header cut short (§8.8.11): a two-dimension a1 whose segment ends before a2 is a
+          // truncation. It wins over everything else in this cycle (the broadcast cut of
+          // §8.8.10, segend, an emission start): the owned outputs of the route get the illegal
+          // chunk and the message ends here.
+          cnt_cut_d = cnt_cut_q + 16'd1;
+          abort_msg = 1'b1;
+          rm_st_d   = Idle;
         end else begin
           if (a1_done) begin
             if (f_bad) begin
@@ -484,6 +521,14 @@ module mp1_rm (
           if (endc) begin
             segend_d = 1'b1;
           end
+          // A broadcast is one segment (§8.8.10): its EOS goes into the buffer as EOM and acts as
+          // one; the rest of the message is dropped once the copies have drained.
+          if (endc && !eom && bcast) begin
+            cut_eos        = 1'b1;
+            ended_d        = 1'b1;
+            bcut_d         = 1'b1;
+            cnt_bad_long_d = cnt_bad_long_q + 16'd1;
+          end
 
           // Ordered acquisition: a copy is requested once every copy before it in the order of
           // the route is owned, and kept once owned. Order st, ot, rc, pb, or ot, st, rc, pb
@@ -492,7 +537,15 @@ module mp1_rm (
           low_ok[1] = ot_first_i || !route_q[0] || own[0];
           low_ok[2] = (!route_q[0] || own[0]) && (!route_q[1] || own[1]);
           low_ok[3] = low_ok[2] && (!route_q[2] || own[2]);
-          req       = route_q & (own | low_ok);
+          // Chip-shared outputs last (§8.8.8): rc and pb are shared by the chip's 8 machines
+          // across the four planes, so holding one while a network copy waits for buffer space
+          // downstream can close a cycle across planes. They are asked for only once every
+          // network copy of the route (st, ot) is ready to start: owned, its receiver not
+          // stopping, its output showing idle (true with no network copy). Once owned they are
+          // kept, like any copy.
+          net_rdy   = (!route_q[0] || (own[0] && !stp[0] && odle[0])) &&
+                      (!route_q[1] || (own[1] && !stp[1] && odle[1]));
+          req       = route_q & (own | (low_ok & {net_rdy, net_rdy, 2'b11}));
           // A new message on straight (§8.6.7): let the arbiter release st first, so the dead
           // a1 is followed by a gap. Once released, rnew has done its job: keeping it would drop
           // st again at every new grant.
@@ -550,6 +603,13 @@ module mp1_rm (
           if (eom) begin
             ended_d = 1'b1;
           end
+          // A broadcast is one segment (§8.8.10), as in HOLD.
+          if (endc && !eom && bcast) begin
+            cut_eos        = 1'b1;
+            ended_d        = 1'b1;
+            bcut_d         = 1'b1;
+            cnt_bad_long_d = cnt_bad_long_q + 16'd1;
+          end
           // A copy keeps its output until it has sent the message's last buffered chunk: a
           // copy stopped at an EOS keeps it for the next segment.
           req[0]  = route_q[0] && !(ended_q && rp_st_q == wp_q);
@@ -581,7 +641,9 @@ module mp1_rm (
       end
 
       Drop: begin
-        if (eom || trunc) begin
+        // Also the illegal chunk between segments (§8.8.10): an aborting upstream sends no EOM.
+        // The message was counted when it entered DROP; nothing is owned to pass the abort on.
+        if (eom || trunc || (ill && !iseg_q)) begin
           rm_st_d = Idle;
         end
       end
@@ -590,6 +652,11 @@ module mp1_rm (
         rm_st_d = Idle;
       end
     endcase
+
+    // The cut EOS is written as EOM (the buffer keeps raw chunks).
+    if (cut_eos) begin
+      mem_wd = ChEom;
+    end
 
     // -- Abort between segments (§8.8.5): every output of route_q this machine owns shows the
     // illegal chunk next cycle, so the machine behind it ends the message as well. Outputs it
@@ -614,7 +681,7 @@ module mp1_rm (
       rp_st_d  = rp_st_q + 7'd1;
     end
     if (live[1]) begin
-      ot_dat_d = rd_ot;
+      ot_dat_d = ot_sw;
       rp_ot_d  = rp_ot_q + 7'd1;
       // Adaptive turn (§8.6.6): a2 (3-5), then a1 (0-2), then the data from 6.
       if (swap_q && rp_ot_q == PosA2Hi) begin
@@ -644,6 +711,11 @@ module mp1_rm (
     if (rm_st_q == Emit && rm_st_d == Emit && act_d == 4'b0000) begin
       if (next_seg) begin
         rm_st_d = Hold;
+      end else if (ended_q && bcut_q) begin
+        // A cut broadcast (§8.8.10) has drained: stop falls and DROP discards the rest of it.
+        rm_st_d = Drop;
+        ended_d = 1'b0;
+        bcut_d  = 1'b0;
       end else if (ended_q) begin
         rm_st_d = Idle;
       end else begin
@@ -669,6 +741,7 @@ module mp1_rm (
       swap_d     = 1'b0;
       segend_d   = 1'b0;
       ended_d    = 1'b0;
+      bcut_d     = 1'b0;
       rph_d      = 2'd0;
     end
 
@@ -707,6 +780,7 @@ module mp1_rm (
       swap_q          <= 1'b0;
       segend_q        <= 1'b0;
       ended_q         <= 1'b0;
+      bcut_q          <= 1'b0;
       stop_q          <= 1'b0;
       st_dat_q        <= 3'd0;
       ot_dat_q        <= 3'd0;
@@ -743,6 +817,7 @@ module mp1_rm (
       swap_q          <= swap_d;
       segend_q        <= segend_d;
       ended_q         <= ended_d;
+      bcut_q          <= bcut_d;
       stop_q          <= stop_d;
       st_dat_q        <= st_dat_d;
       ot_dat_q        <= ot_dat_d;
@@ -763,7 +838,7 @@ module mp1_rm (
   // Buffer storage, written at wp (the pointer before this cycle's advance).
   always_ff @(posedge clk_i) begin
     if (mem_we) begin
-      mem[wp_q] <= c;
+      mem[wp_q] <= mem_wd;
     end
   end
 
@@ -802,6 +877,7 @@ module mp1_rm (
   assign dbg_swap_o          = swap_q;
   assign dbg_segend_o        = segend_q;
   assign dbg_ended_o         = ended_q;
+  assign dbg_bcut_o          = bcut_q;
   assign dbg_stop_o          = stop_q;
   assign dbg_st_dat_o        = st_dat_q;
   assign dbg_ot_dat_o        = ot_dat_q;

@@ -179,7 +179,9 @@ static void test_adaptive_turn(void **state) {
   const uint32_t hdr[2] = {aflit(MP1_CODE_P2P_ADAPTIVE, 9), aflit(MP1_CODE_DELIVER, 7)};
   put_msg(&in, hdr, 2, DATA, 4);
   rig_run(&r, &in, 80);
-  const uint32_t swapped[2] = {hdr[1], hdr[0]};
+  /* the flits swap their addresses but each place keeps its code (§8.8 rule 9): the leading flit
+     still says "adaptive, two dimensions", the second "deliver" */
+  const uint32_t swapped[2] = {aflit(MP1_CODE_P2P_ADAPTIVE, 7), aflit(MP1_CODE_DELIVER, 9)};
   put_msg(&want, swapped, 2, DATA, 4);
   trimmed(&r.out[MP1_RM_OT], &got);
   assert_stream_eq(&got, &want);
@@ -210,6 +212,21 @@ static void test_broadcast_copies(void **state) {
   assert_int_equal(r.first_cycle[MP1_RM_OT], r.first_cycle[MP1_RM_RC]);
 }
 
+/* §8.8 rule 11: a two-dimension header that ends after its first flit is cut, not waited for. */
+static void test_header_cut_short(void **state) {
+  (void)state;
+  rig_t r;
+  rig_init(&r, 2, 4);
+  stream_t in = {.n = 0};
+  const uint32_t hdr[1] = {aflit(MP1_CODE_BCAST_2D, 9)};
+  put_msg(&in, hdr, 1, NULL, 0);
+  rig_run(&r, &in, 60);
+  assert_int_equal(r.st.r.cnt_cut, 1);
+  assert_int_equal(r.st.r.rm_st, MP1_RM_IDLE);
+  assert_int_equal(r.st.r.stop, 0);
+  assert_int_equal(r.first_cycle[MP1_RM_RC], -1);
+}
+
 /* §8.8 rule 2: a turn into a missing other-dimension output is a bad message, not a wait. */
 static void test_turn_into_missing_output(void **state) {
   (void)state;
@@ -234,6 +251,7 @@ int main(void) {
       cmocka_unit_test(test_adaptive_turn),
       cmocka_unit_test(test_broadcast_copies),
       cmocka_unit_test(test_turn_into_missing_output),
+      cmocka_unit_test(test_header_cut_short),
   };
   return cmocka_run_group_tests_name("mp1_rm", tests, NULL, NULL);
 }

@@ -272,9 +272,10 @@ static int cmd_hop(int argc, char **argv) {
              (unsigned long long)h->arrive, (unsigned long long)h->decide,
              (unsigned long long)h->depart, h->delay, h->dead, h->adapt);
     }
-    printf("],\"links\":%u,\"flits\":%u,\"turns\":%u,\"network\":%llu,\"formula\":%lld,"
+    printf("],\"links\":%u,\"flits\":%u,\"turns\":%u,\"network\":%llu,\"formula_k1\":%.4f,"
+           "\"formula\":%lld,"
            "\"segments\":%u,\"predicted\":%lld,\"total\":%llu,\"data_ok\":%u}\n",
-           r.links, r.flits, r.turns, (unsigned long long)r.net, (long long)r.formula,
+           r.links, r.flits, r.turns, (unsigned long long)r.net, r.formula_k1, (long long)r.formula,
            r.segments, (long long)r.predicted, (unsigned long long)r.total, r.data_ok);
     return 0;
   }
@@ -303,9 +304,11 @@ static int cmd_hop(int argc, char **argv) {
   printf("network latency: %llu cycles (first chunk on the first link to the last data chunk into "
          "the destination)\n", (unsigned long long)r.net);
   if (!c.load_ppm) {
-    printf("seed 004 formula t = (k d + l - k) tau / w with k = 3 bits, l = 9F bits, w = 3 bits, "
-           "tau = 1 cycle:\n  d = %u links, F = %u flits: t = d + 3F - 1 = %lld cycles",
-           r.links, r.flits, (long long)r.formula);
+    printf("seed 004 formula t = (k d + l - k) tau / w, tau = 1 cycle, w = 3 bits, l = 9F bits,\n"
+           "  d = %u links, F = %u flits (header included):\n"
+           "  k = 1 bit (the paper's synchronous constant): t = (d + 9F - 1)/3 = %.2f cycles\n"
+           "  k = 3 bits (MP1 propagates one 3-bit chunk per cycle): t = d + 3F - 1 = %lld cycles",
+           r.links, r.flits, r.formula_k1, (long long)r.formula);
     if (r.turns || r.segments > 1)
       printf("\n  + %u turn%s x %d (a turn decides on the whole address flit) + %u segment "
              "boundar%s x 2 (EOS and the idle chunk after it): %lld cycles (docs/mp1.md §13.3)",

@@ -1,0 +1,396 @@
+// MP1 mesh lockstep testbench: a KX x KY mesh of chips in RTL (rtl/mp1_mesh.sv) and in the C model
+// (cmodel/mp1_mesh.c), identical interface inputs every cycle: seeded random traffic of every
+// message type (point-to-point static and adaptive, broadcasts, intra- and inter-plane
+// piggy-back, lengths 1 to 96 bytes, now and then a malformed header) from every node's
+// interface; every channel, every interface output, and every register of every chip compared
+// every cycle (docs/mp1.md §12).
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "Vmp1_mesh.h"
+#include "verilated.h"
+
+#include "lockstep.h"
+#include "mp1_mesh.h"
+#include "mp1_nic.h"
+#include "rng.h"
+
+#ifndef MESH_KX
+#define MESH_KX 4
+#endif
+#ifndef MESH_KY
+#define MESH_KY 4
+#endif
+#ifndef LOCKSTEP_CMP_REGS
+#define LOCKSTEP_CMP_REGS 1
+#endif
+
+using lockstep::Sig;
+
+namespace {
+
+constexpr uint32_t kN = MESH_KX * MESH_KY;
+constexpr uint32_t kChipRegBits = 0 MP1_CHIP_REGS(MP1_PLANE_X_BITS);
+
+template <class T>
+uint64_t get_bits(const T &v, uint32_t lsb, uint32_t w) {
+  if constexpr (std::is_integral<T>::value) {
+    return (uint64_t)(v >> lsb) & ((w == 64) ? ~0ull : ((1ull << w) - 1));
+  } else {
+    uint64_t r = 0;
+    for (uint32_t i = 0; i < w; i++) r |= (uint64_t)((v[(lsb + i) / 32] >> ((lsb + i) % 32)) & 1u) << i;
+    return r;
+  }
+}
+
+template <class T>
+void put_bits(T &v, uint32_t lsb, uint32_t w, uint64_t x) {
+  if constexpr (std::is_integral<T>::value) {
+    const T m = (T)(((1ull << w) - 1) << lsb);
+    v = (T)((v & ~m) | (((T)x << lsb) & m));
+  } else {
+    for (uint32_t i = 0; i < w; i++) {
+      const uint32_t b = lsb + i;
+      v[b / 32] = (v[b / 32] & ~(1u << (b % 32))) | ((uint32_t)((x >> i) & 1u) << (b % 32));
+    }
+  }
+}
+
+struct Node {
+  uint32_t x, y;
+};
+
+// Valid traffic of every kind (docs/mp1.md §3.1, §5.5, §11.3), plus a little malformed traffic.
+class Traffic {
+ public:
+  explicit Traffic(rng_t *g) : g_(g) {}
+  uint32_t max_len = 96;   // data bytes
+  uint32_t kinds = 0x3f;   // bit 0 p2p, 1 broadcast, 2 intra-plane piggy-back, 3 inter-plane, 4 malformed
+
+  void make(uint32_t s, mp1_msg_t *m, uint64_t id) {
+    Node a{s % MESH_KX, s / MESH_KX};
+    uint32_t d = rng_below(g_, kN - 1);
+    if (d >= s) d++;
+    Node b{d % MESH_KX, d / MESH_KX};
+    *m = mp1_msg_t{};
+    m->id = id;
+    const uint32_t len = rng_below(g_, 10) < 7 ? 1 + rng_below(g_, max_len < 8 ? max_len : 8)
+                                               : 1 + rng_below(g_, max_len);
+    uint32_t kind = rng_below(g_, 100);
+    for (int tries = 0; tries < 20 && !(kinds >> kind_class(kind) & 1u); tries++) kind = rng_below(g_, 100);
+    uint32_t h = 0;
+    uint32_t plane = ((b.x < a.x) << 1) | (b.y < a.y), dim = a.x == b.x;
+    if (kind < 50) {  // point to point, static or adaptive
+      h = header(a, b, rng_below(g_, 2), 2, m->bytes);
+    } else if (kind < 65) {  // broadcast over the bounding rectangle
+      h = header(a, b, 4, 5, m->bytes);
+    } else if (kind < 75 && a.x != b.x && (a.x + 1 < b.x || b.x + 1 < a.x)) {
+      // intra-plane piggy-back: consumed at a node between, then sent on straight as a new
+      // message whose header is in the data
+      const uint32_t mid = a.x < b.x ? a.x + 1 + rng_below(g_, b.x - a.x - 1)
+                                     : b.x + 1 + rng_below(g_, a.x - b.x - 1);
+      m->bytes[h++] = (uint8_t)(3u << 5 | mid);
+      Node mm{mid, a.y};
+      h += header(mm, b, rng_below(g_, 2), 2, m->bytes + h);
+      dim = 0;
+    } else if (kind < 88 && a.x != b.x && a.y != b.y) {
+      // inter-plane piggy-back: consumed at the node in line with the destination, into the
+      // chip's piggy-back channel, re-injected on the plane towards the destination
+      Node mm{b.x, a.y};
+      m->bytes[h++] = (uint8_t)(6u << 5 | b.x);
+      // The new plane's X sign is free (the message has no X distance left there).
+      const uint32_t p2 = ((rng_below(g_, 2)) << 1) | (b.y < mm.y);
+      m->bytes[h++] = (uint8_t)mp1_sel_flit(0, p2, 1);
+      h += header(mm, b, 0, 2, m->bytes + h);  // the EOS after the selection flit: chunks_split
+      seg_after_ = 2;
+      dim = 0;
+    } else if (kind < 97) {
+      h = header(a, b, rng_below(g_, 2), 2, m->bytes);
+    } else {  // malformed: a random header
+      m->bytes[h++] = (uint8_t)rng_below(g_, 256);
+      m->bytes[h++] = (uint8_t)rng_below(g_, 256);
+      plane = rng_below(g_, 4), dim = rng_below(g_, 2);
+    }
+    for (uint32_t i = 0; i < len && h < MP1_MSG_MAX; i++) m->bytes[h++] = (uint8_t)rng_below(g_, 256);
+    m->len = h;
+    m->sel = mp1_sel_flit(0, plane, dim);
+    split_ = seg_after_;
+    seg_after_ = 0;
+  }
+  static uint32_t kind_class(uint32_t k) {
+    return k < 50 ? 0 : k < 65 ? 1 : k < 75 ? 2 : k < 88 ? 3 : k < 97 ? 0 : 4;
+  }
+  // A message whose first segment must end after this many flits (inter-plane piggy-back: the
+  // selection segment inside the data), else 0.
+  uint32_t split() const { return split_; }
+
+ private:
+  // A header from a to b in the plane of their offsets: two flits if both dimensions differ.
+  static uint32_t header(Node a, Node b, uint32_t code2, uint32_t code1, uint8_t *o) {
+    if (a.x != b.x && a.y != b.y) {
+      o[0] = (uint8_t)(code2 << 5 | b.x);
+      o[1] = (uint8_t)(code1 << 5 | b.y);
+      return 2;
+    }
+    const uint32_t c = code2 == 4 ? 5 : code1;
+    o[0] = (uint8_t)(c << 5 | (a.x != b.x ? b.x : b.y));
+    return 1;
+  }
+  rng_t *g_;
+  uint32_t seg_after_ = 0, split_ = 0;
+};
+
+// Chunks of a message with its first segment ended early (the inter-plane piggy-back's selection
+// segment), else as mp1_msg_chunks.
+void chunks_split(const mp1_msg_t *m, uint32_t split, mp1_chunks_t *o) {
+  mp1_msg_chunks(m, o);
+  if (!split) return;
+  // Insert an EOS after `split` flits of the message (after the selection segment's 4 chunks).
+  const uint32_t at = 4 + 3 * split;
+  for (uint32_t i = o->n; i > at; i--) o->c[i] = o->c[i - 1];
+  o->c[at] = 1;
+  o->n++;  // the caller keeps such messages under 32 flits, so no other EOS follows
+}
+
+std::vector<Sig> node_sigs() {
+  std::vector<Sig> s;
+  for (const char *n : {"pbloop", "inj_dat", "pbi_dat", "rcv_stop", "pbo_stop"})
+    s.push_back({std::string(n) + "_i", std::string(n).find("dat") != std::string::npos ? 3u : 1u, lockstep::kIn});
+  s.push_back({"inj_stop_o", 1, lockstep::kOut});
+  s.push_back({"pbi_stop_o", 1, lockstep::kOut});
+  s.push_back({"rcv_dat_o", 3, lockstep::kOut});
+  s.push_back({"pbo_dat_o", 3, lockstep::kOut});
+  for (uint32_t j = 0; j < 8; j++) {
+    const std::string pj = "p" + std::to_string(j >> 1) + ((j & 1u) ? "_y" : "_x");
+    s.push_back({pj + "out_dat_o", 3, lockstep::kOut});
+    s.push_back({pj + "in_stop_o", 1, lockstep::kOut});
+  }
+  if (LOCKSTEP_CMP_REGS) {
+#define X(n, w) s.push_back({#n "_q", w, lockstep::kReg});
+    MP1_CHIP_REGS(X)
+#undef X
+    for (int p = 0; p < 4; p++) {
+#define X(n, w) s.push_back({"p" + std::to_string(p) + "_" #n "_q", w, lockstep::kReg});
+      MP1_PLANE_REGS(X)
+#undef X
+    }
+  }
+  return s;
+}
+
+using Options = lockstep::RandomOptions;
+
+class Tb {
+ public:
+  Tb(const Options &o, VerilatedContext *ctx) : o_(o), h_("mp1_mesh", o.seed, "random"), tr_(&g_) {
+    rtl_ = std::make_unique<Vmp1_mesh>(ctx, "mesh");
+    sigs_ = node_sigs();
+    inst_.resize(kN);
+    for (uint32_t n = 0; n < kN; n++) {
+      inst_[n].scope = "n" + std::to_string(n);
+      inst_[n].sigs = &sigs_;
+      inst_[n].rtl.assign(sigs_.size(), 0);
+      inst_[n].model.assign(sigs_.size(), 0);
+      h_.add(&inst_[n]);
+    }
+    if (mp1_mesh_init(&m_, &nx_, mp1_mesh_cfg_t{MESH_KX, MESH_KY})) std::exit(2);
+    rng_seed(&g_, o.seed, 0);
+    in_.resize(kN);
+    out_.resize(kN);
+    nic_.resize(kN);
+    for (uint32_t n = 0; n < kN; n++) {
+      in_[n] = mp1_mesh_in_t{};
+      in_[n].pbloop = rng_below(&g_, 8) != 0;
+      mp1_nic_reset(&nic_[n]);
+    }
+    rate_ = 2000 + rng_below(&g_, 20000);  // messages per node per million cycles
+    const char *a;
+    if ((a = Verilated::commandArgsPlusMatch("maxlen=")) && *a) tr_.max_len = (uint32_t)std::atoi(a + 8);
+    if ((a = Verilated::commandArgsPlusMatch("kinds=")) && *a) tr_.kinds = (uint32_t)std::strtoul(a + 7, nullptr, 0);
+    if ((a = Verilated::commandArgsPlusMatch("rate=")) && *a) rate_ = (uint32_t)std::atoi(a + 6);
+    stop_pct_ = rng_below(&g_, 20);
+  }
+  ~Tb() { mp1_mesh_free(&m_, &nx_); }
+
+  void run() {
+    if (o_.waves && h_.open_waves("waves")) std::exit(2);
+    rtl_->clk_i = 0;
+    rtl_->rst_ni = 0;
+    rtl_->eval();
+    rtl_->rst_ni = 1;
+    rtl_->eval();
+    uint64_t at_three_quarters = 0;
+    for (uint64_t c = 0; c < o_.cycles; c++) {
+      if (c == o_.cycles * 3 / 4) at_three_quarters = delivered_;
+      if (c && c % 50000 == 0) std::fprintf(stderr, "mp1_mesh: cycle %" PRIu64 "\r", c);
+      cycle(c);
+    }
+    h_.close();
+    if (delivered_ == at_three_quarters) {
+      dump_busy();
+      std::printf("mp1_mesh: FAILED seed %" PRIu64 ": nothing delivered in the last quarter\n", o_.seed);
+      std::exit(1);
+    }
+    uint64_t dead = 0, bad = 0, adapt = 0, inj = 0, selbad = 0;
+    for (uint32_t n = 0; n < kN; n++) {
+      const mp1_chip_state_t *c = &m_.chip[n];
+      inj += c->r.cnt_inj_msgs, selbad += c->r.cnt_sel_bad;
+      for (int p = 0; p < 4; p++)
+        for (const mp1_rm_state_t *r : {&c->pl[p].rmx, &c->pl[p].rmy})
+          dead += r->r.cnt_dead, bad += r->r.cnt_bad_addr + r->r.cnt_bad_code + r->r.cnt_bad_long,
+              adapt += r->r.cnt_adapt;
+    }
+    std::printf("mp1_mesh: %ux%u, %" PRIu64 " messages queued, %u injected (%u bad selections), "
+                "%" PRIu64 " delivered to interfaces, %" PRIu64 " on piggy-back outputs; dead flits "
+                "%" PRIu64 ", bad %" PRIu64 ", adaptations %" PRIu64 "\n",
+                MESH_KX, MESH_KY, queued_, (unsigned)inj, (unsigned)selbad, delivered_, pbo_msgs_,
+                dead, bad, adapt);
+    std::printf("mp1_mesh: matched %" PRIu64 " cycles (seed %" PRIu64 ")\n", o_.cycles, o_.seed);
+  }
+
+ private:
+  void cycle(uint64_t c) {
+    for (uint32_t n = 0; n < kN; n++) {
+      if (nic_[n].count < MP1_NIC_QUEUE && rng_below(&g_, 1000000) < rate_) {
+        mp1_msg_t m;
+        tr_.make(n, &m, ++queued_);
+        const uint32_t split = tr_.split();
+        if (!split || m.len <= 31) {
+          mp1_nic_push(&nic_[n], &m);
+          split_[n].push_back(split);
+        } else {
+          queued_--;
+        }
+      }
+      if (rng_chance(&g_, 1, 50)) in_[n].rcv_stop = rng_chance(&g_, stop_pct_, 100);
+      if (rng_chance(&g_, 1, 50)) in_[n].pbo_stop = rng_chance(&g_, stop_pct_, 100);
+      in_[n].inj_dat = nic_[n].dat;
+      in_[n].pbi_dat = 0;
+    }
+    for (uint32_t n = 0; n < kN; n++) {
+      put_bits(rtl_->pbloop_i, n, 1, in_[n].pbloop);
+      put_bits(rtl_->inj_dat_i, 3 * n, 3, in_[n].inj_dat);
+      put_bits(rtl_->pbi_dat_i, 3 * n, 3, in_[n].pbi_dat);
+      put_bits(rtl_->rcv_stop_i, n, 1, in_[n].rcv_stop);
+      put_bits(rtl_->pbo_stop_i, n, 1, in_[n].pbo_stop);
+    }
+    rtl_->eval();
+    mp1_mesh_eval(&m_, in_.data(), out_.data(), &nx_);
+    collect();
+    if (h_.check(c)) {
+      h_.flush();
+      std::printf("mp1_mesh: FAILED seed %" PRIu64 " at cycle %" PRIu64 "\n", o_.seed, c);
+      std::exit(1);
+    }
+    for (uint32_t n = 0; n < kN; n++) {
+      mp1_rx_msg_t rx;
+      if (mp1_nic_rx(&rcv_[n], out_[n].rcv_dat, c, &rx) == 1) delivered_++;
+      if (mp1_nic_rx(&pbo_[n], in_[n].pbloop ? 0 : out_[n].pbo_dat, c, &rx) == 1) pbo_msgs_++;
+      step_sender(n, c);
+    }
+    mp1_mesh_clock(&m_, &nx_);
+    rtl_->clk_i = 1;
+    rtl_->eval();
+    rtl_->clk_i = 0;
+    rtl_->eval();
+  }
+
+  // What holds what when the mesh stops (a deadlock report).
+  void dump_busy() const {
+    static const char *stn[] = {"IDLE", "PASS", "HOLD", "EMIT", "WAIT", "DROP", "?", "?"};
+    for (uint32_t n = 0; n < kN; n++) {
+      const mp1_chip_state_t *c = &m_.chip[n];
+      std::printf("  node %u (%u,%u): rca_own %u pba_own %u inj cur %u tgt %u if_st %u pb_st %u "
+                  "rcv_stop %u\n", n, n % MESH_KX, n / MESH_KX, c->r.rca_own, c->r.pba_own,
+                  c->r.inj_cur, c->r.inj_tgt, c->r.inj_if_st, c->r.inj_pb_st, in_[n].rcv_stop);
+      for (uint32_t j = 0; j < 8; j++) {
+        const mp1_plane_state_t *pl = &c->pl[j >> 1];
+        const mp1_rm_regs_t *r = (j & 1u) ? &pl->rmy.r : &pl->rmx.r;
+        if (r->rm_st == 0 && !r->ended) continue;
+        std::printf("    p%u rm%c %s route %x act %x a1 %02x a2 %02x wp %u stop %u ended %u | arbx %u arby %u\n",
+                    j >> 1, (j & 1u) ? 'y' : 'x', stn[r->rm_st & 7u], r->route, r->act, r->a1, r->a2,
+                    r->wp, r->stop, r->ended, pl->arbx_own, pl->arby_own);
+      }
+    }
+  }
+
+  // The node's interface sender; messages with an inner selection segment get their extra EOS.
+  void step_sender(uint32_t n, uint64_t c) {
+    mp1_nic_t *k = &nic_[n];
+    if (k->count && !k->started && !k->in_seg) {
+      chunks_split(&k->q[k->head], split_[n].front(), &k->cur);
+      split_[n].erase(split_[n].begin());
+      k->pos = 0;
+      k->started = 1;
+    }
+    mp1_nic_tx_step(k, out_[n].inj_stop, c);
+  }
+
+  void collect() {
+    for (uint32_t n = 0; n < kN; n++) {
+      std::vector<uint64_t> &r = inst_[n].rtl, &m = inst_[n].model;
+      size_t i = 0;
+      const mp1_mesh_in_t &mi = in_[n];
+      for (uint64_t v : {(uint64_t)mi.pbloop, (uint64_t)mi.inj_dat, (uint64_t)mi.pbi_dat,
+                         (uint64_t)mi.rcv_stop, (uint64_t)mi.pbo_stop})
+        r[i] = m[i] = v, i++;
+      const mp1_mesh_out_t &mo = out_[n];
+      r[i] = get_bits(rtl_->inj_stop_o, n, 1), m[i++] = mo.inj_stop;
+      r[i] = get_bits(rtl_->pbi_stop_o, n, 1), m[i++] = mo.pbi_stop;
+      r[i] = get_bits(rtl_->rcv_dat_o, 3 * n, 3), m[i++] = mo.rcv_dat;
+      r[i] = get_bits(rtl_->pbo_dat_o, 3 * n, 3), m[i++] = mo.pbo_dat;
+      for (uint32_t j = 0; j < 8; j++) {
+        r[i] = get_bits(rtl_->chan_dat_o, 24 * n + 3 * j, 3), m[i++] = mo.chan_dat[j];
+        r[i] = get_bits(rtl_->chan_stop_o, 8 * n + j, 1), m[i++] = mo.chan_stop[j];
+      }
+#if LOCKSTEP_CMP_REGS
+      const mp1_chip_state_t *cs = &m_.chip[n];
+      uint32_t top = kChipRegBits * (n + 1);
+#define X(nm, w) top -= (w), r[i] = get_bits(rtl_->dbg_chip_o, top, (w)), m[i++] = cs->r.nm;
+      MP1_CHIP_REGS(X)
+#undef X
+      for (uint32_t p = 0; p < 4; p++) {
+        mp1_plane_regs_t pr;
+        mp1_plane_regs(&cs->pl[p], &pr);
+        uint32_t pt = MP1_PLANE_REG_BITS * (4 * n + p + 1);
+#define X(nm, w) pt -= (w), r[i] = get_bits(rtl_->dbg_plane_o, pt, (w)), m[i++] = pr.nm;
+        MP1_PLANE_REGS(X)
+#undef X
+      }
+#endif
+    }
+  }
+
+  const Options &o_;
+  lockstep::Harness h_;
+  rng_t g_{};
+  Traffic tr_;
+  std::unique_ptr<Vmp1_mesh> rtl_;
+  std::vector<Sig> sigs_;
+  std::vector<lockstep::Instance> inst_;
+  mp1_mesh_state_t m_{};
+  mp1_mesh_next_t nx_{};
+  std::vector<mp1_mesh_in_t> in_;
+  std::vector<mp1_mesh_out_t> out_;
+  std::vector<mp1_nic_t> nic_;
+  std::vector<std::vector<uint32_t>> split_ = std::vector<std::vector<uint32_t>>(kN);
+  mp1_nic_t rcv_[kN]{}, pbo_[kN]{};
+  uint32_t rate_ = 0, stop_pct_ = 0;
+  uint64_t queued_ = 0, delivered_ = 0, pbo_msgs_ = 0;
+};
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  Options o = lockstep::parse_random_options(argc, argv, "mp1_mesh_lockstep");
+  auto ctx = std::make_unique<VerilatedContext>();
+  ctx->commandArgs(argc, argv);
+  auto tb = std::make_unique<Tb>(o, ctx.get());
+  tb->run();
+  return 0;
+}

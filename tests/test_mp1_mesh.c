@@ -1,0 +1,516 @@
+/* cmocka tests of the MP1 chip and mesh C models (docs/mp1.md §11-§13): injection and selection,
+ * reception arbitration, point-to-point delivery, dead flits, adaptive and static routing under
+ * blocking, broadcast, intra- and inter-plane piggy-back, bad flits, multi-segment messages, and
+ * the per-hop latency command's figures against seed 004's formula. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "mp1_hop.h"
+#include "mp1_mesh.h"
+#include "mp1_nic.h"
+
+/* ---- a mesh with an interface at every node ---------------------------------------------- */
+
+enum { MAXN = 32, MAXGOT = 64 };
+
+typedef struct {
+  uint32_t node, len;
+  uint8_t b[MP1_MSG_MAX];
+  uint64_t t;
+} got_t;
+
+typedef struct {
+  mp1_mesh_state_t st;
+  mp1_mesh_next_t nx;
+  mp1_mesh_in_t in[MAXN];
+  mp1_mesh_out_t out[MAXN];
+  mp1_nic_t tx[MAXN], rx[MAXN], pbo[MAXN];
+  uint32_t split[MAXN]; /* extra EOS after this many flits in the next message (0: none) */
+  got_t got[MAXGOT];
+  int ngot, npbo;
+  uint32_t n;
+  uint64_t t;
+} rig_t;
+
+static rig_t *rig_new(uint32_t kx, uint32_t ky) {
+  rig_t *r = calloc(1, sizeof *r);
+  assert_non_null(r);
+  assert_int_equal(mp1_mesh_init(&r->st, &r->nx, (mp1_mesh_cfg_t){kx, ky}), 0);
+  r->n = kx * ky;
+  for (uint32_t i = 0; i < r->n; i++) {
+    mp1_nic_reset(&r->tx[i]);
+    mp1_nic_reset(&r->rx[i]);
+    mp1_nic_reset(&r->pbo[i]);
+    r->in[i].pbloop = 1;
+  }
+  return r;
+}
+
+static void rig_free(rig_t *r) {
+  mp1_mesh_free(&r->st, &r->nx);
+  free(r);
+}
+
+static uint32_t node(const rig_t *r, uint32_t x, uint32_t y) { return y * r->st.cfg.kx + x; }
+
+static void rig_step(rig_t *r) {
+  for (uint32_t i = 0; i < r->n; i++) r->in[i].inj_dat = r->tx[i].dat;
+  mp1_mesh_eval(&r->st, r->in, r->out, &r->nx);
+  for (uint32_t i = 0; i < r->n; i++) {
+    mp1_rx_msg_t m;
+    if (mp1_nic_rx(&r->rx[i], r->out[i].rcv_dat, r->t, &m) == 1 && r->ngot < MAXGOT) {
+      got_t *g = &r->got[r->ngot++];
+      g->node = i, g->len = m.len, g->t = r->t;
+      memcpy(g->b, m.bytes, m.len);
+    }
+    if (!r->in[i].pbloop && mp1_nic_rx(&r->pbo[i], r->out[i].pbo_dat, r->t, &m) == 1) r->npbo++;
+    mp1_nic_t *k = &r->tx[i];
+    if (k->count && !k->started && !k->in_seg && r->split[i]) {
+      /* an inner selection segment (inter-plane piggy-back): EOS after `split` flits */
+      mp1_msg_chunks(&k->q[k->head], &k->cur);
+      const uint32_t at = 4 + 3 * r->split[i];
+      memmove(&k->cur.c[at + 1], &k->cur.c[at], k->cur.n - at);
+      k->cur.c[at] = MP1_CH_EOS;
+      k->cur.n++;
+      k->pos = 0;
+      k->started = 1;
+      r->split[i] = 0;
+    }
+    mp1_nic_tx_step(k, r->out[i].inj_stop, r->t);
+  }
+  mp1_mesh_clock(&r->st, &r->nx);
+  r->t++;
+}
+
+static int rig_busy(const rig_t *r) {
+  for (uint32_t i = 0; i < r->n; i++) {
+    if (r->tx[i].count || r->tx[i].dat) return 1;
+    const mp1_chip_state_t *c = &r->st.chip[i];
+    if (c->r.inj_cur || c->r.rca_own || c->r.pba_own) return 1;
+    for (int p = 0; p < 4; p++)
+      if (c->pl[p].rmx.r.rm_st || c->pl[p].rmy.r.rm_st || c->pl[p].arbx_own || c->pl[p].arby_own)
+        return 1;
+  }
+  return 0;
+}
+
+/* Runs until the mesh is idle; fails the test if it is not within max cycles (a hang). */
+static void rig_drain(rig_t *r, uint64_t max) {
+  uint64_t t0 = r->t;
+  rig_step(r);
+  while (rig_busy(r)) {
+    assert_true(r->t - t0 < max);
+    rig_step(r);
+  }
+  for (int i = 0; i < 8; i++) rig_step(r);
+}
+
+/* Queues bytes at node s, selection (plane, dim). */
+static void send(rig_t *r, uint32_t s, uint32_t plane, uint32_t dim, const uint8_t *b, uint32_t n) {
+  mp1_msg_t m;
+  memset(&m, 0, sizeof m);
+  m.sel = mp1_sel_flit(0, plane, dim);
+  m.len = n;
+  memcpy(m.bytes, b, n);
+  assert_int_equal(mp1_nic_push(&r->tx[s], &m), 0);
+}
+
+static uint32_t code(uint32_t c, uint32_t a) { return c << 5 | a; }
+
+static const mp1_rm_regs_t *rm(const rig_t *r, uint32_t n, uint32_t plane, uint32_t dim) {
+  const mp1_plane_state_t *p = &r->st.chip[n].pl[plane];
+  return dim ? &p->rmy.r : &p->rmx.r;
+}
+
+static uint32_t sum_cnt(const rig_t *r, size_t off) {
+  uint32_t s = 0;
+  for (uint32_t i = 0; i < r->n; i++)
+    for (uint32_t p = 0; p < 4; p++)
+      for (uint32_t d = 0; d < 2; d++) s += *(const uint32_t *)((const char *)rm(r, i, p, d) + off);
+  return s;
+}
+
+static const got_t *got_at(const rig_t *r, uint32_t n) {
+  for (int i = 0; i < r->ngot; i++)
+    if (r->got[i].node == n) return &r->got[i];
+  return NULL;
+}
+
+/* ---- chip level: selection and injection ------------------------------------------------- */
+
+static void test_inject_every_output(void **state) {
+  (void)state;
+  /* From the middle node of a 3x3 mesh every plane output exists: a one-flit DELIVER to each
+     neighbour through each plane and first dimension arrives intact. */
+  for (uint32_t p = 0; p < 4; p++) {
+    for (uint32_t d = 0; d < 2; d++) {
+      rig_t *r = rig_new(3, 3);
+      const int sx = (p >> 1) ? -1 : 1, sy = (p & 1) ? -1 : 1;
+      const uint32_t tx = d ? 1 : (uint32_t)(1 + sx), ty = d ? (uint32_t)(1 + sy) : 1;
+      const uint8_t b[] = {(uint8_t)code(2, d ? ty : tx), 0xa5, 0x5a, (uint8_t)(p * 2 + d)};
+      send(r, node(r, 1, 1), p, d, b, sizeof b);
+      rig_drain(r, 2000);
+      assert_int_equal(r->ngot, 1);
+      assert_int_equal(r->got[0].node, node(r, tx, ty));
+      assert_int_equal(r->got[0].len, 3);
+      assert_memory_equal(r->got[0].b, b + 1, 3);
+      assert_int_equal(r->st.chip[node(r, 1, 1)].r.cnt_inj_msgs, 1);
+      rig_free(r);
+    }
+  }
+}
+
+static void test_bad_selection(void **state) {
+  (void)state;
+  rig_t *r = rig_new(3, 3);
+  const uint32_t s = node(r, 0, 0);
+  const uint8_t b[] = {(uint8_t)code(2, 2), 1, 2};
+  mp1_msg_t m;
+  memset(&m, 0, sizeof m);
+  m.len = sizeof b;
+  memcpy(m.bytes, b, sizeof b);
+  m.sel = mp1_sel_flit(0, 0, 0) | 1u; /* reserved bits set */
+  mp1_nic_push(&r->tx[s], &m);
+  m.sel = mp1_sel_flit(0, 2, 0); /* plane (-X,+Y) at x = 0: its X output leads out of the mesh */
+  mp1_nic_push(&r->tx[s], &m);
+  m.sel = mp1_sel_flit(5, 0, 0); /* another chip's message: ignored, not counted */
+  mp1_nic_push(&r->tx[s], &m);
+  m.sel = mp1_sel_flit(0, 0, 0); /* and then a good one still goes */
+  mp1_nic_push(&r->tx[s], &m);
+  rig_drain(r, 3000);
+  const mp1_chip_regs_t *c = &r->st.chip[s].r;
+  assert_int_equal(c->cnt_sel_bad, 2);
+  assert_int_equal(c->cnt_inj_msgs, 1);
+  assert_int_equal(r->ngot, 1);
+  assert_int_equal(r->got[0].node, node(r, 2, 0));
+  rig_free(r);
+}
+
+static void test_start_against_stop_dropped(void **state) {
+  (void)state;
+  /* A source that starts its message while the controller's stop is high (it is pending): the
+     message is dropped and counted, nothing reaches the mesh. Driven chunk by chunk. */
+  mp1_chip_state_t st;
+  mp1_chip_next_t nx;
+  mp1_chip_reset(&st);
+  mp1_chip_in_t in = {.px = 1, .py = 1, .xmax = 2, .ymax = 2};
+  uint8_t seq[64];
+  int n = 0;
+  const uint32_t sel = mp1_sel_flit(0, 0, 0);
+  seq[n++] = (uint8_t)(4u | (sel >> 6)), seq[n++] = (uint8_t)((sel >> 3) & 7u),
+  seq[n++] = (uint8_t)(sel & 7u), seq[n++] = MP1_CH_EOS, seq[n++] = 0;
+  /* the message, sent at once without waiting for stop to fall */
+  seq[n++] = 4u | 1u, seq[n++] = 0, seq[n++] = 2, seq[n++] = MP1_CH_EOM;
+  int saw_stop = 0;
+  for (int t = 0; t < 40; t++) {
+    in.inj_dat = t < n ? seq[t] : 0;
+    mp1_chip_out_t o;
+    mp1_chip_eval(&st, &in, &o, &nx);
+    if (t == 5) saw_stop = (int)o.inj_stop;
+    assert_int_equal(o.p0_xout_dat, 0);
+    mp1_chip_clock(&st, &nx);
+  }
+  assert_true(saw_stop);
+  assert_int_equal(st.r.cnt_inj_drop, 1);
+  assert_int_equal(st.r.cnt_inj_msgs, 0);
+  assert_int_equal(st.r.inj_if_st, MP1_FE_FREE);
+}
+
+static void test_reception_round_robin(void **state) {
+  (void)state;
+  /* Two messages reach node (1,1) in the same cycle on two machines; each arrives whole, the one
+     of the machine after the last granted (machine 0 at reset, so machine 2 first) first. */
+  rig_t *r = rig_new(3, 3);
+  const uint8_t a[] = {(uint8_t)code(2, 1), 0x11, 0x12, 0x13};
+  const uint8_t b[] = {(uint8_t)code(2, 1), 0x21, 0x22, 0x23};
+  send(r, node(r, 0, 1), 0, 0, a, sizeof a); /* plane 0: machine 0 (rmx) at (1,1) */
+  send(r, node(r, 0, 1), 1, 0, b, sizeof b); /* no: same source serialises; use two sources */
+  rig_free(r);
+  r = rig_new(3, 3);
+  send(r, node(r, 0, 1), 0, 0, a, sizeof a); /* plane 0 X into (1,1): machine 0 */
+  send(r, node(r, 1, 0), 0, 1, b, sizeof b); /* plane 0 Y into (1,1): machine 1 */
+  rig_drain(r, 2000);
+  assert_int_equal(r->ngot, 2);
+  assert_int_equal(r->got[0].node, node(r, 1, 1));
+  assert_int_equal(r->got[1].node, node(r, 1, 1));
+  assert_memory_equal(r->got[0].b, b + 1, 3); /* machine 1 comes before machine 0 after reset */
+  assert_memory_equal(r->got[1].b, a + 1, 3);
+  rig_free(r);
+}
+
+/* ---- mesh level ------------------------------------------------------------------------ */
+
+static void test_dead_flit_runs_on(void **state) {
+  (void)state;
+  /* A DELIVER to (1,0) is cut through before its address completes: the address flit goes on as a
+     dead flit and is dropped at (2,0) and again at the edge node (3,0). */
+  rig_t *r = rig_new(4, 4);
+  const uint8_t b[] = {(uint8_t)code(2, 1), 7, 8, 9};
+  send(r, node(r, 0, 0), 0, 0, b, sizeof b);
+  rig_drain(r, 2000);
+  assert_int_equal(r->ngot, 1);
+  assert_int_equal(r->got[0].node, node(r, 1, 0));
+  assert_memory_equal(r->got[0].b, b + 1, 3);
+  assert_int_equal(rm(r, node(r, 2, 0), 0, 0)->cnt_dead, 1);
+  assert_int_equal(rm(r, node(r, 3, 0), 0, 0)->cnt_dead, 1);
+  assert_int_equal(sum_cnt(r, offsetof(mp1_rm_regs_t, cnt_dead)), 2);
+  rig_free(r);
+}
+
+static void test_bad_address_and_code(void **state) {
+  (void)state;
+  rig_t *r = rig_new(4, 4);
+  const uint8_t far[] = {(uint8_t)code(2, 9), 1, 2};   /* x = 9 in a 4-wide mesh */
+  const uint8_t ill[] = {(uint8_t)code(7, 2), 1, 2};   /* control code 7 */
+  send(r, node(r, 0, 0), 0, 0, far, sizeof far);
+  send(r, node(r, 0, 0), 0, 0, ill, sizeof ill);
+  rig_drain(r, 3000); /* no hang */
+  assert_int_equal(r->ngot, 0);
+  assert_int_equal(rm(r, node(r, 3, 0), 0, 0)->cnt_bad_addr, 1); /* found at the edge */
+  assert_int_equal(rm(r, node(r, 1, 0), 0, 0)->cnt_bad_code, 1); /* found at once */
+  rig_free(r);
+}
+
+static void test_multi_segment(void **state) {
+  (void)state;
+  rig_t *r = rig_new(4, 4);
+  uint8_t b[2 + 96];
+  b[0] = (uint8_t)code(0, 3), b[1] = (uint8_t)code(2, 2);
+  for (int i = 0; i < 96; i++) b[2 + i] = (uint8_t)(i * 13 + 1);
+  send(r, node(r, 0, 0), 0, 0, b, sizeof b);
+  rig_drain(r, 5000);
+  assert_int_equal(r->ngot, 1);
+  assert_int_equal(r->got[0].node, node(r, 3, 2));
+  assert_int_equal(r->got[0].len, 96);
+  assert_memory_equal(r->got[0].b, b + 2, 96);
+  rig_free(r);
+}
+
+/* A long message from (1,0) east keeps (1,0)'s X output busy; a second message from (0,0) to (3,3)
+   arrives at (1,0) while it is busy. */
+static rig_t *blocked_rig(uint32_t second_code) {
+  rig_t *r = rig_new(4, 4);
+  uint8_t blk[1 + 90];
+  blk[0] = (uint8_t)code(2, 3);
+  for (int i = 0; i < 90; i++) blk[1 + i] = (uint8_t)i;
+  send(r, node(r, 1, 0), 0, 0, blk, sizeof blk);
+  for (int i = 0; i < 30; i++) rig_step(r);
+  const uint8_t m[] = {(uint8_t)code(second_code, 3), (uint8_t)code(2, 3), 0xc0, 0xde};
+  send(r, node(r, 0, 0), 0, 0, m, sizeof m);
+  rig_drain(r, 5000);
+  return r;
+}
+
+static void test_adaptive_turns_when_blocked(void **state) {
+  (void)state;
+  rig_t *r = blocked_rig(MP1_CODE_P2P_ADAPTIVE);
+  assert_int_equal(rm(r, node(r, 1, 0), 0, 0)->cnt_adapt, 1);
+  const got_t *g = got_at(r, node(r, 3, 3));
+  assert_non_null(g);
+  assert_int_equal(g->len, 2);
+  assert_int_equal(g->b[0], 0xc0);
+  /* the turn went into Y at x = 1: the message then turned again at its Y address? No: after an
+     adaptive turn the flits are swapped, so (1,3) turns it into X towards x = 3. */
+  assert_int_equal(rm(r, node(r, 1, 1), 0, 1)->cnt_adapt + rm(r, node(r, 1, 3), 0, 1)->cnt_adapt, 0);
+  rig_free(r);
+}
+
+static void test_static_never_adapts(void **state) {
+  (void)state;
+  rig_t *r = blocked_rig(MP1_CODE_P2P_STATIC);
+  assert_int_equal(sum_cnt(r, offsetof(mp1_rm_regs_t, cnt_adapt)), 0);
+  const got_t *g = got_at(r, node(r, 3, 3));
+  assert_non_null(g);
+  assert_int_equal(g->b[1], 0xde);
+  /* it waited behind the long message: it arrives after it */
+  const got_t *blk = got_at(r, node(r, 3, 0));
+  assert_non_null(blk);
+  assert_true(g->t > blk->t);
+  rig_free(r);
+}
+
+static void test_broadcast_rectangle(void **state) {
+  (void)state;
+  /* BCAST_2D from (0,0) to (2,2): every node of the rectangle outside the source's column gets the
+     data exactly once (docs/mp1.md §5.5); nothing else does. */
+  rig_t *r = rig_new(4, 4);
+  const uint8_t b[] = {(uint8_t)code(4, 2), (uint8_t)code(5, 2), 0xb0, 0xb1, 0xb2};
+  send(r, node(r, 0, 0), 0, 0, b, sizeof b);
+  rig_drain(r, 3000);
+  int count[16] = {0};
+  for (int i = 0; i < r->ngot; i++) {
+    count[r->got[i].node]++;
+    assert_int_equal(r->got[i].len, 3);
+    assert_memory_equal(r->got[i].b, b + 2, 3);
+  }
+  for (uint32_t y = 0; y < 4; y++)
+    for (uint32_t x = 0; x < 4; x++)
+      assert_int_equal(count[node(r, x, y)], (x >= 1 && x <= 2 && y <= 2) ? 1 : 0);
+  rig_free(r);
+}
+
+static void test_broadcast_cut_to_one_segment(void **state) {
+  (void)state;
+  /* A broadcast of 60 data bytes: the first machine takes its first segment's EOS as its EOM and
+     drops the rest (docs/mp1.md §8.8 rule 10); every node of the rectangle gets the first 30 data
+     bytes, the cut is counted once, and the mesh drains. */
+  rig_t *r = rig_new(4, 4);
+  uint8_t b[2 + 60];
+  b[0] = (uint8_t)code(4, 2), b[1] = (uint8_t)code(5, 2);
+  for (int i = 0; i < 60; i++) b[2 + i] = (uint8_t)(0x40 + i);
+  send(r, node(r, 0, 0), 0, 0, b, sizeof b);
+  rig_drain(r, 5000);
+  assert_int_equal(r->ngot, 6);
+  for (int i = 0; i < r->ngot; i++) {
+    assert_int_equal(r->got[i].len, 30);
+    assert_memory_equal(r->got[i].b, b + 2, 30);
+  }
+  assert_int_equal(rm(r, node(r, 1, 0), 0, 0)->cnt_bad_long, 1);
+  assert_int_equal(sum_cnt(r, offsetof(mp1_rm_regs_t, cnt_bad_long)), 1);
+  /* and the mesh still works afterwards */
+  const uint8_t p[] = {(uint8_t)code(2, 3), 0x77};
+  send(r, node(r, 0, 0), 0, 0, p, sizeof p);
+  rig_drain(r, 2000);
+  assert_int_equal(r->ngot, 7);
+  assert_int_equal(r->got[6].node, node(r, 3, 0));
+  rig_free(r);
+}
+
+static void test_intra_plane_piggyback(void **state) {
+  (void)state;
+  /* Consumed at (1,0), whose straight output sends the data on as a new message: its first flit is
+     the next header, a DELIVER to x = 3. */
+  rig_t *r = rig_new(4, 4);
+  const uint8_t b[] = {(uint8_t)code(3, 1), (uint8_t)code(2, 3), 0x31, 0x32};
+  send(r, node(r, 0, 0), 0, 0, b, sizeof b);
+  rig_drain(r, 3000);
+  assert_int_equal(r->ngot, 1);
+  assert_int_equal(r->got[0].node, node(r, 3, 0));
+  assert_int_equal(r->got[0].len, 2);
+  assert_memory_equal(r->got[0].b, b + 2, 2);
+  rig_free(r);
+}
+
+static void test_inter_plane_piggyback(void **state) {
+  (void)state;
+  /* Consumed at (2,0) into its chip's piggy-back channel, looped to the injection controller: a
+     selection segment, then a new message on plane 0's Y output to (2,3). */
+  rig_t *r = rig_new(4, 4);
+  const uint8_t b[] = {(uint8_t)code(6, 2), (uint8_t)mp1_sel_flit(0, 0, 1), (uint8_t)code(2, 3),
+                       0x61, 0x62, 0x63};
+  r->split[node(r, 0, 0)] = 2; /* EOS after the selection flit */
+  send(r, node(r, 0, 0), 0, 0, b, sizeof b);
+  rig_drain(r, 3000);
+  assert_int_equal(r->ngot, 1);
+  assert_int_equal(r->got[0].node, node(r, 2, 3));
+  assert_memory_equal(r->got[0].b, b + 3, 3);
+  assert_int_equal(r->st.chip[node(r, 2, 0)].r.cnt_inj_msgs, 1);
+  /* the same with the loop open: the message leaves on the chip's piggy-back output instead */
+  rig_free(r);
+  r = rig_new(4, 4);
+  r->in[node(r, 2, 0)].pbloop = 0;
+  r->split[node(r, 0, 0)] = 2;
+  send(r, node(r, 0, 0), 0, 0, b, sizeof b);
+  rig_drain(r, 3000);
+  assert_int_equal(r->ngot, 0);
+  assert_int_equal(r->npbo, 1);
+  rig_free(r);
+}
+
+/* ---- per-hop latency (the `madpost hop` engine) ----------------------------------------- */
+
+static void test_hop_zero_load_formula(void **state) {
+  (void)state;
+  /* Every straight hop costs exactly one cycle and the network latency is seed 004's
+     t = d + 3F - 1, plus one cycle per turn and two per segment boundary (docs/mp1.md §13.3), for
+     a spread of sources, destinations, lengths and both routing types. */
+  const uint32_t lens[] = {1, 4, 29, 30, 31, 62, 96};
+  int runs = 0;
+  for (uint32_t s = 0; s < 16; s += 3) {
+    for (uint32_t d = 0; d < 16; d++) {
+      if (d == s || (d + s) % 3) continue;
+      for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+        mp1_hop_cfg_t c = {.kx = 4, .ky = 4, .sx = s % 4, .sy = s / 4, .dx = d % 4, .dy = d / 4,
+                           .len = lens[li], .adaptive = (d + li) & 1u, .seed = 1,
+                           .max_cycles = 20000};
+        mp1_hop_result_t res;
+        char err[160];
+        assert_int_equal(mp1_hop_run(&c, &res, err, sizeof err), 0);
+        assert_true(res.data_ok);
+        for (uint32_t h = 0; h < res.nhops; h++)
+          if (res.hop[h].kind == MP1_HOP_STRAIGHT) assert_int_equal(res.hop[h].delay, 1);
+        const uint32_t dx = c.sx > c.dx ? c.sx - c.dx : c.dx - c.sx;
+        const uint32_t dy = c.sy > c.dy ? c.sy - c.dy : c.dy - c.sy;
+        assert_int_equal(res.links, dx + dy);
+        assert_int_equal(res.turns, dx && dy ? 1 : 0);
+        assert_int_equal((int64_t)res.net, res.predicted);
+        assert_int_equal(res.formula, (int64_t)(dx + dy) + 3 * (int64_t)res.flits - 1);
+        runs++;
+      }
+    }
+  }
+  assert_true(runs > 100);
+}
+
+static void test_hop_bad_config(void **state) {
+  (void)state;
+  mp1_hop_cfg_t c = {.kx = 4, .ky = 4, .sx = 1, .sy = 1, .dx = 1, .dy = 1, .len = 4,
+                     .max_cycles = 1000};
+  mp1_hop_result_t res;
+  char err[160];
+  assert_int_equal(mp1_hop_run(&c, &res, err, sizeof err), -2);
+  assert_non_null(strstr(err, "same node"));
+  c.dx = 4;
+  assert_int_equal(mp1_hop_run(&c, &res, err, sizeof err), -2);
+  assert_non_null(strstr(err, "outside"));
+  c.dx = 2, c.kx = 33;
+  assert_int_equal(mp1_hop_run(&c, &res, err, sizeof err), -2);
+}
+
+static void test_hop_background_load(void **state) {
+  (void)state;
+  /* Under background traffic the message still arrives intact; no hop is faster than one cycle;
+     the same seed gives the same figures. */
+  mp1_hop_cfg_t c = {.kx = 4, .ky = 4, .sx = 0, .sy = 0, .dx = 3, .dy = 3, .len = 20,
+                     .load_ppm = 20000, .bg_len = 4, .seed = 7, .warmup = 500,
+                     .max_cycles = 100000};
+  mp1_hop_result_t a, b;
+  char err[160];
+  assert_int_equal(mp1_hop_run(&c, &a, err, sizeof err), 0);
+  assert_int_equal(mp1_hop_run(&c, &b, err, sizeof err), 0);
+  assert_true(a.data_ok);
+  assert_true(a.bg_sent > 0);
+  for (uint32_t h = 1; h < a.nhops; h++) assert_true(a.hop[h].delay >= 1);
+  assert_int_equal(a.net, b.net);
+  assert_int_equal(a.total, b.total);
+  assert_true((int64_t)a.net >= a.predicted);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_inject_every_output),
+      cmocka_unit_test(test_bad_selection),
+      cmocka_unit_test(test_start_against_stop_dropped),
+      cmocka_unit_test(test_reception_round_robin),
+      cmocka_unit_test(test_dead_flit_runs_on),
+      cmocka_unit_test(test_bad_address_and_code),
+      cmocka_unit_test(test_multi_segment),
+      cmocka_unit_test(test_adaptive_turns_when_blocked),
+      cmocka_unit_test(test_static_never_adapts),
+      cmocka_unit_test(test_broadcast_rectangle),
+      cmocka_unit_test(test_broadcast_cut_to_one_segment),
+      cmocka_unit_test(test_intra_plane_piggyback),
+      cmocka_unit_test(test_inter_plane_piggyback),
+      cmocka_unit_test(test_hop_zero_load_formula),
+      cmocka_unit_test(test_hop_bad_config),
+      cmocka_unit_test(test_hop_background_load),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
