@@ -130,8 +130,11 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
   /* A broadcast is one segment: its first segment's EOS is taken as its EOM and the rest of the
    * message is dropped (§8.8 rule 10). */
   const uint32_t bc = q->route;
+  /* a two-dimension header cut short is a truncation instead (§8.8 rule 11) */
+  const int hdr_cut = endc && s0 == MP1_RM_HOLD && q->ihd == 1 && two_dim(q->a1 >> 5);
   const int bcut = endc && c == MP1_CH_EOS && (s0 == MP1_RM_HOLD || s0 == MP1_RM_EMIT) &&
-                   (bc >> MP1_RM_RC & 1u) && (bc & ((1u << MP1_RM_ST) | (1u << MP1_RM_OT)));
+                   !hdr_cut && (bc >> MP1_RM_RC & 1u) &&
+                   (bc & ((1u << MP1_RM_ST) | (1u << MP1_RM_OT)));
   const int overlong = start && q->ifl == 32;
   const uint32_t s = q->rm_st;
 
@@ -302,7 +305,7 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
       next = MP1_RM_DROP;
       break;
     }
-    if (endc && q->ihd == 1 && two_dim(q->a1 >> 5)) {
+    if (hdr_cut) {
       /* the header ends before its second address flit (§8.8 rule 11) */
       d->cnt_cut = (q->cnt_cut + 1) & 0xffffu;
       ABORT_OUTPUTS();

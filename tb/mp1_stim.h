@@ -54,6 +54,18 @@ struct Source {
       q = seg;
       return;
     }
+    if (kind >= 98) {  // a two-dimension header cut short: a1, then an end code (§8.8 rule 11)
+      const uint32_t c2[3] = {0, 1, 4};
+      flit(seg, c2[rng_below(&rng, 3)] << 5 | addr(pos, neg));
+      seg.push_back((uint8_t)(1 + rng_below(&rng, 2)));
+      if (seg.back() == 1) {  // after an EOS the message still has to end
+        q = seg;
+        segs.push_back(std::deque<uint8_t>{2});
+        return;
+      }
+      q = seg;
+      return;
+    }
     uint32_t code = rng_below(&rng, 100) < 3 ? 7 : rng_below(&rng, 7);
     bool two = code == 0 || code == 1 || code == 4;
     flit(seg, code << 5 | addr(pos, neg));
