@@ -239,7 +239,10 @@ $(MP1M_VL_DIR)/config.stamp: STAMP = $(MP1_MESH_RTL) $(MP1_CHIP_TOP) $(MESH_KX) 
 $(MP1M_LOCKSTEP): $(MP1M_VL_DIR)/config.stamp tb/mp1_mesh_lockstep.cpp $(MP1_TB_DEPS) $(MP1_MESH_RTL)
 	$(call vl_build,Vmp1_mesh,mp1_mesh,$(MP1M_VL_DIR),$(MP1_MESH_RTL),tb/mp1_mesh_lockstep.cpp,$(MP1M_VFLAGS),$(MP1M_CFLAGS))
 
+MESH_DIRECTED := p2p dead_flit adaptive static multi_segment broadcast broadcast_cut piggy_intra \
+                 piggy_inter piggy_gateway bad_flits all_outputs reception
 test-mp1-mesh: $(MP1M_LOCKSTEP)
+	@set -e; for t in $(MESH_DIRECTED); do $(MP1M_LOCKSTEP) --test $$t | tail -1; done
 	@set -e; for s in $(MP1_MESH_SEEDS); do $(MP1M_LOCKSTEP) --seed $$s --cycles $(MP1_MESH_CYCLES) | tail -2; done
 
 test-mp1-chip: $(MP1C_LOCKSTEP)
@@ -251,7 +254,7 @@ MP1_MUT_DIR  := $(BUILD)/vl/mp1_rm_mut
 MP1P_MUT_DIR := $(BUILD)/vl/mp1_plane_mut
 MP1C_MUT_DIR := $(BUILD)/vl/mp1_chip_mut
 MP1M_MUT_DIR := $(BUILD)/vl/mp1_mesh_mut
-MP1M_MUT_RUNS := $(foreach s,1 2 3 4,'--seed $(s) --cycles 20000')
+MP1M_MUT_RUNS = $(foreach t,$(MESH_DIRECTED),'--test $(t)') $(foreach s,1 2 3 4,'--seed $(s) --cycles 20000')
 
 $(MUT_DIR)/Vdslink: tb/dslink_mutants.txt $(BUILD)/mutgen tb/dslink_lockstep.cpp tb/lockstep.h $(LIB) $(DSLINK_RTL)
 	$(call vl_mutants,Vdslink,$(DSLINK_TOP),$(MUT_DIR),$(DSLINK_RTL),tb/dslink_lockstep.cpp,tb/dslink_mutants.txt,$(DSLINK_CFLAGS))

@@ -7,6 +7,8 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -157,6 +159,156 @@ void chunks_split(const mp1_msg_t *m, uint32_t split, mp1_chunks_t *o) {
   o->n++;  // the caller keeps such messages under 32 flits, so no other EOS follows
 }
 
+// ---- Directed cases: one scripted situation per behaviour, RTL and C in lockstep, and then the
+// deliveries and counters checked against what docs/mp1.md says must happen. ----------------
+struct DMsg {
+  uint64_t at;
+  uint32_t x, y, plane, dim;
+  std::vector<uint8_t> bytes;
+  uint32_t split;  // EOS after this many flits (an inner selection segment), 0: none
+};
+struct DExp {
+  uint32_t x, y;
+  std::vector<uint8_t> data;
+};
+struct Case {
+  const char *name, *what;
+  std::vector<DMsg> msgs;
+  std::vector<DExp> exp;
+  // extra checks on the C model's state (the RTL's equals it: the lockstep compared every cycle)
+  std::function<std::string(const mp1_mesh_state_t &)> check;
+  std::vector<uint32_t> pbloop_off;  // nodes whose piggy-back loop is open
+  uint64_t rcv_stop_until = 0;       // every interface refuses reception until this cycle
+  uint32_t pbo = 0;                  // messages expected on open piggy-back outputs
+};
+
+uint8_t cf(uint32_t code, uint32_t addr) { return (uint8_t)(code << 5 | addr); }
+std::vector<uint8_t> with(std::vector<uint8_t> h, uint32_t n, uint8_t base) {
+  for (uint32_t i = 0; i < n; i++) h.push_back((uint8_t)(base + i * 7));
+  return h;
+}
+std::vector<uint8_t> tail(const std::vector<uint8_t> &v, size_t from, size_t n = ~(size_t)0) {
+  std::vector<uint8_t> r(v.begin() + (long)from, v.end());
+  if (r.size() > n) r.resize(n);
+  return r;
+}
+const mp1_rm_regs_t &rmr(const mp1_mesh_state_t &m, uint32_t x, uint32_t y, uint32_t p, uint32_t d) {
+  const mp1_plane_state_t &pl = m.chip[y * MESH_KX + x].pl[p];
+  return d ? pl.rmy.r : pl.rmx.r;
+}
+uint32_t total(const mp1_mesh_state_t &m, uint32_t mp1_rm_regs_t::*f) {
+  uint32_t t = 0;
+  for (uint32_t n = 0; n < kN; n++)
+    for (uint32_t p = 0; p < 4; p++) t += m.chip[n].pl[p].rmx.r.*f + m.chip[n].pl[p].rmy.r.*f;
+  return t;
+}
+std::string expect_eq(const char *what, uint64_t got, uint64_t want) {
+  if (got == want) return "";
+  return std::string(what) + ": " + std::to_string(got) + ", expected " + std::to_string(want);
+}
+
+std::vector<Case> directed_cases() {
+  std::vector<Case> v;
+  static_assert(MESH_KX >= 4 && MESH_KY >= 4, "the directed cases need at least a 4x4 mesh");
+  {
+    auto m = with({cf(0, 3), cf(2, 2)}, 4, 0x10);
+    v.push_back({"p2p", "point to point, static, X then Y: one delivery, intact",
+                 {{0, 0, 0, 0, 0, m, 0}}, {{3, 2, tail(m, 2)}}, nullptr, {}, 0});
+  }
+  {
+    auto m = with({cf(2, 1)}, 3, 0x20);
+    v.push_back({"dead_flit", "cut through, then matched: the address flit runs on as a dead flit",
+                 {{0, 0, 0, 0, 0, m, 0}}, {{1, 0, tail(m, 1)}},
+                 [](const mp1_mesh_state_t &s) {
+                   return expect_eq("dead flits at (2,0)", rmr(s, 2, 0, 0, 0).cnt_dead, 1) +
+                          expect_eq("dead flits at (3,0)", rmr(s, 3, 0, 0, 0).cnt_dead, 1);
+                 }, {}, 0});
+  }
+  for (uint32_t code : {1u, 0u}) {
+    auto blk = with({cf(2, 3)}, 90, 0x30);
+    auto m = with({cf(code, 3), cf(2, 3)}, 2, 0x40);
+    v.push_back({code ? "adaptive" : "static",
+                 code ? "straight output busy: the adaptive message turns early, codes kept in place"
+                      : "straight output busy: the static message waits (dimension order)",
+                 {{0, 1, 0, 0, 0, blk, 0}, {30, 0, 0, 0, 0, m, 0}},
+                 {{3, 0, tail(blk, 1)}, {3, 3, tail(m, 2)}},
+                 [code](const mp1_mesh_state_t &s) {
+                   return expect_eq("adaptations", total(s, &mp1_rm_regs_t::cnt_adapt), code ? 1 : 0);
+                 }, {}, 0});
+  }
+  {
+    auto m2 = with({cf(0, 3), cf(2, 2)}, 96, 0x60);
+    v.push_back({"multi_segment", "96 data bytes: four segments, through a turn",
+                 {{0, 0, 0, 0, 0, m2, 0}}, {{3, 2, tail(m2, 2)}}, nullptr, {}, 0});
+  }
+  {
+    auto m = with({cf(4, 2), cf(5, 2)}, 3, 0x70);
+    std::vector<DExp> e;
+    for (uint32_t x = 1; x <= 2; x++)
+      for (uint32_t y = 0; y <= 2; y++) e.push_back({x, y, tail(m, 2)});
+    v.push_back({"broadcast", "broadcast to the rectangle (0,0)-(2,2) outside the source's column",
+                 {{0, 0, 0, 0, 0, m, 0}}, e, nullptr, {}, 0});
+    auto l = with({cf(4, 2), cf(5, 2)}, 60, 0x80);
+    std::vector<DExp> e2;
+    for (uint32_t x = 1; x <= 2; x++)
+      for (uint32_t y = 0; y <= 2; y++) e2.push_back({x, y, tail(l, 2, 30)});
+    v.push_back({"broadcast_cut", "a broadcast longer than one segment is cut to its first",
+                 {{0, 0, 0, 0, 0, l, 0}}, e2,
+                 [](const mp1_mesh_state_t &s) {
+                   return expect_eq("cut broadcasts", total(s, &mp1_rm_regs_t::cnt_bad_long), 1);
+                 }, {}, 0});
+  }
+  {
+    auto m = with({cf(3, 1), cf(2, 3)}, 2, 0x90);
+    v.push_back({"piggy_intra", "consumed at (1,0), sent on straight as a new message to (3,0)",
+                 {{0, 0, 0, 0, 0, m, 0}}, {{3, 0, tail(m, 2)}}, nullptr, {}, 0});
+  }
+  {
+    auto m = with({cf(6, 2), (uint8_t)mp1_sel_flit(0, 0, 1), cf(2, 3)}, 3, 0xa0);
+    v.push_back({"piggy_inter", "consumed at (2,0) into the piggy-back channel, re-injected on Y",
+                 {{0, 0, 0, 0, 0, m, 2}}, {{2, 3, tail(m, 3)}},
+                 [](const mp1_mesh_state_t &s) {
+                   return expect_eq("re-injected at (2,0)", s.chip[2].r.cnt_inj_msgs, 1);
+                 }, {}, 0});
+    v.push_back({"piggy_gateway", "the same with (2,0)'s loop open: it leaves on the piggy-back output",
+                 {{0, 0, 0, 0, 0, m, 2}}, {},
+                 [](const mp1_mesh_state_t &s) {
+                   return expect_eq("re-injected at (2,0)", s.chip[2].r.cnt_inj_msgs, 0);
+                 }, {2}, 0, 1});
+  }
+  {
+    auto far = with({cf(2, 9)}, 2, 0xb0), ill = with({cf(7, 2)}, 2, 0xc0);
+    auto ok = with({cf(2, 3)}, 2, 0xd0);
+    v.push_back({"bad_flits", "address outside the mesh, illegal code: counted, dropped, no hang",
+                 {{0, 0, 0, 0, 0, far, 0}, {0, 0, 0, 0, 0, ill, 0}, {0, 0, 0, 0, 0, ok, 0}},
+                 {{3, 0, tail(ok, 1)}},
+                 [](const mp1_mesh_state_t &s) {
+                   return expect_eq("bad address at (3,0)", rmr(s, 3, 0, 0, 0).cnt_bad_addr, 1) +
+                          expect_eq("bad code at (1,0)", rmr(s, 1, 0, 0, 0).cnt_bad_code, 1);
+                 }, {}, 0});
+  }
+  {
+    std::vector<DMsg> ms;
+    std::vector<DExp> e;
+    for (uint32_t p = 0; p < 4; p++)
+      for (uint32_t d = 0; d < 2; d++) {
+        const int sx = (p >> 1) ? -1 : 1, sy = (p & 1) ? -1 : 1;
+        const uint32_t tx = d ? 1 : (uint32_t)(1 + sx), ty = d ? (uint32_t)(1 + sy) : 1;
+        auto m = with({cf(2, d ? ty : tx)}, 2, (uint8_t)(0x11 * (p * 2 + d)));
+        ms.push_back({0, 1, 1, p, d, m, 0});
+        e.push_back({tx, ty, tail(m, 1)});
+      }
+    v.push_back({"all_outputs", "from (1,1) into every plane and dimension", ms, e, nullptr, {}, 0});
+  }
+  {
+    auto a = with({cf(2, 1)}, 3, 0xe0), b = with({cf(2, 1)}, 3, 0xf0);
+    v.push_back({"reception", "two messages reach (1,1) together while reception is refused",
+                 {{0, 0, 1, 0, 0, a, 0}, {0, 1, 0, 0, 1, b, 0}},
+                 {{1, 1, tail(a, 1)}, {1, 1, tail(b, 1)}}, nullptr, {}, 300});
+  }
+  return v;
+}
+
 std::vector<Sig> node_sigs() {
   std::vector<Sig> s;
   for (const char *n : {"pbloop", "inj_dat", "pbi_dat", "rcv_stop", "pbo_stop"})
@@ -187,7 +339,8 @@ using Options = lockstep::RandomOptions;
 
 class Tb {
  public:
-  Tb(const Options &o, VerilatedContext *ctx) : o_(o), h_("mp1_mesh", o.seed, "random"), tr_(&g_) {
+  Tb(const Options &o, VerilatedContext *ctx, const Case *dc)
+      : o_(o), h_("mp1_mesh", o.seed, dc ? dc->name : "random"), tr_(&g_), dc_(dc) {
     rtl_ = std::make_unique<Vmp1_mesh>(ctx, "mesh");
     sigs_ = node_sigs();
     inst_.resize(kN);
@@ -209,6 +362,11 @@ class Tb {
       mp1_nic_reset(&nic_[n]);
     }
     rate_ = 2000 + rng_below(&g_, 20000);  // messages per node per million cycles
+    if (dc_) {
+      rate_ = 0, stop_pct_ = 0;
+      for (uint32_t n = 0; n < kN; n++) in_[n].pbloop = 1;
+      for (uint32_t n : dc_->pbloop_off) in_[n].pbloop = 0;
+    }
     const char *a;
     if ((a = Verilated::commandArgsPlusMatch("maxlen=")) && *a) tr_.max_len = (uint32_t)std::atoi(a + 8);
     if ((a = Verilated::commandArgsPlusMatch("kinds=")) && *a) tr_.kinds = (uint32_t)std::strtoul(a + 7, nullptr, 0);
@@ -219,6 +377,10 @@ class Tb {
 
   void run() {
     if (o_.waves && h_.open_waves("waves")) std::exit(2);
+    if (dc_) {
+      run_directed();
+      return;
+    }
     rtl_->clk_i = 0;
     rtl_->rst_ni = 0;
     rtl_->eval();
@@ -289,7 +451,10 @@ class Tb {
     }
     for (uint32_t n = 0; n < kN; n++) {
       mp1_rx_msg_t rx;
-      if (mp1_nic_rx(&rcv_[n], out_[n].rcv_dat, c, &rx) == 1) delivered_++;
+      if (mp1_nic_rx(&rcv_[n], out_[n].rcv_dat, c, &rx) == 1) {
+        delivered_++;
+        if (dc_) got_.push_back({n, std::vector<uint8_t>(rx.bytes, rx.bytes + rx.len)});
+      }
       if (mp1_nic_rx(&pbo_[n], in_[n].pbloop ? 0 : out_[n].pbo_dat, c, &rx) == 1) pbo_msgs_++;
       step_sender(n, c);
     }
@@ -298,6 +463,73 @@ class Tb {
     rtl_->eval();
     rtl_->clk_i = 0;
     rtl_->eval();
+  }
+
+  void reset_rtl() {
+    rtl_->clk_i = 0;
+    rtl_->rst_ni = 0;
+    rtl_->eval();
+    rtl_->rst_ni = 1;
+    rtl_->eval();
+  }
+
+  bool busy() const {
+    for (uint32_t n = 0; n < kN; n++) {
+      if (nic_[n].count || nic_[n].dat) return true;
+      const mp1_chip_state_t *c = &m_.chip[n];
+      if (c->r.inj_cur || c->r.rca_own || c->r.pba_own || c->r.inj_if_st || c->r.inj_pb_st) return true;
+      for (int p = 0; p < 4; p++)
+        if (c->pl[p].rmx.r.rm_st || c->pl[p].rmy.r.rm_st || c->pl[p].arbx_own || c->pl[p].arby_own)
+          return true;
+    }
+    return false;
+  }
+
+  void run_directed() {
+    reset_rtl();
+    size_t next = 0;
+    uint64_t c = 0;
+    const uint64_t limit = 20000;
+    while (c < limit && (next < dc_->msgs.size() || busy() || c < dc_->rcv_stop_until)) {
+      while (next < dc_->msgs.size() && dc_->msgs[next].at <= c) {
+        const DMsg &d = dc_->msgs[next++];
+        mp1_msg_t m{};
+        m.sel = mp1_sel_flit(0, d.plane, d.dim);
+        m.len = (uint32_t)d.bytes.size();
+        std::copy(d.bytes.begin(), d.bytes.end(), m.bytes);
+        const uint32_t n = d.y * MESH_KX + d.x;
+        if (mp1_nic_push(&nic_[n], &m)) std::exit(2);
+        split_[n].push_back(d.split);
+      }
+      for (uint32_t n = 0; n < kN; n++) in_[n].rcv_stop = c < dc_->rcv_stop_until;
+      cycle(c++);
+    }
+    for (int i = 0; i < 20; i++) cycle(c++);
+    h_.close();
+    std::string err;
+    if (c >= limit) err += "the mesh did not drain (a hang); ";
+    std::vector<DExp> want = dc_->exp;
+    for (const auto &g : got_) {
+      bool found = false;
+      for (size_t i = 0; i < want.size() && !found; i++)
+        if (want[i].x == g.first % MESH_KX && want[i].y == g.first / MESH_KX && want[i].data == g.second) {
+          want.erase(want.begin() + (long)i);
+          found = true;
+        }
+      if (!found)
+        err += "unexpected delivery at (" + std::to_string(g.first % MESH_KX) + "," +
+               std::to_string(g.first / MESH_KX) + ") of " + std::to_string(g.second.size()) + " bytes; ";
+    }
+    for (const auto &w : want)
+      err += "missing delivery at (" + std::to_string(w.x) + "," + std::to_string(w.y) + "); ";
+    if (dc_->check) err += dc_->check(m_);
+    err += expect_eq("messages on piggy-back outputs", pbo_msgs_, dc_->pbo);
+    if (!err.empty()) {
+      std::printf("mp1_mesh: FAILED %s: %s\n", dc_->name, err.c_str());
+      std::exit(1);
+    }
+    std::printf("mp1_mesh: %-14s %zu deliveries as expected, %" PRIu64 " cycles matched (%s)\n",
+                dc_->name, got_.size(), c, dc_->what);
   }
 
   // What holds what when the mesh stops (a deadlock report).
@@ -382,15 +614,41 @@ class Tb {
   mp1_nic_t rcv_[kN]{}, pbo_[kN]{};
   uint32_t rate_ = 0, stop_pct_ = 0;
   uint64_t queued_ = 0, delivered_ = 0, pbo_msgs_ = 0;
+  const Case *dc_ = nullptr;
+  std::vector<std::pair<uint32_t, std::vector<uint8_t>>> got_;
 };
 
 }  // namespace
 
 int main(int argc, char **argv) {
-  Options o = lockstep::parse_random_options(argc, argv, "mp1_mesh_lockstep");
+  // --test NAME (a directed case, or "random", the default) and --list; the rest as for every
+  // random testbench.
+  std::vector<char *> rest;
+  std::string test = "random";
+  const std::vector<Case> cases = directed_cases();
+  for (int i = 0; i < argc; i++) {
+    const std::string a = argv[i];
+    if (a == "--list") {
+      std::printf("random\n");
+      for (const Case &c : cases) std::printf("%-14s %s\n", c.name, c.what);
+      return 0;
+    }
+    if (a == "--test") {
+      if (i + 1 >= argc) lockstep::usage_error("mp1_mesh_lockstep", "--test needs a name");
+      test = argv[++i];
+      continue;
+    }
+    rest.push_back(argv[i]);
+  }
+  const Case *dc = nullptr;
+  for (const Case &c : cases)
+    if (test == c.name) dc = &c;
+  if (!dc && test != "random")
+    lockstep::usage_error("mp1_mesh_lockstep", "unknown test '" + test + "' (--list shows them)");
+  Options o = lockstep::parse_random_options((int)rest.size(), rest.data(), "mp1_mesh_lockstep");
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->commandArgs(argc, argv);
-  auto tb = std::make_unique<Tb>(o, ctx.get());
+  auto tb = std::make_unique<Tb>(o, ctx.get(), dc);
   tb->run();
   return 0;
 }
