@@ -221,7 +221,10 @@ $(MP1_VL_DIR)/config.stamp: STAMP = $(MP1_RM_RTL) $(MP1_RM_TOP) $(MP1_RM_CMP_REG
 $(MP1_LOCKSTEP): $(MP1_VL_DIR)/config.stamp tb/mp1_rm_lockstep.cpp $(MP1_TB_DEPS) $(MP1_RM_RTL)
 	$(call vl_build,Vmp1_rm,$(MP1_RM_TOP),$(MP1_VL_DIR),$(MP1_RM_RTL),tb/mp1_rm_lockstep.cpp,,-DLOCKSTEP_CMP_REGS=$(MP1_RM_CMP_REGS))
 
+RM_DIRECTED := pass dead_flit turn adaptive static_wait blocked_long broadcast broadcast_cut \
+               piggy_intra piggy_inter bad_flits abort header_short stray
 test-mp1-rm: $(MP1_LOCKSTEP)
+	@set -e; for t in $(RM_DIRECTED); do $(MP1_LOCKSTEP) --test $$t | tail -1; done
 	@set -e; for s in $(MP1_SEEDS); do $(MP1_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES) | tail -1; done
 
 $(MP1P_VL_DIR)/config.stamp: STAMP = $(MP1_PLANE_RTL) $(MP1_PLANE_TOP)
@@ -245,7 +248,9 @@ test-mp1-mesh: $(MP1M_LOCKSTEP)
 	@set -e; for t in $(MESH_DIRECTED); do $(MP1M_LOCKSTEP) --test $$t | tail -1; done
 	@set -e; for s in $(MP1_MESH_SEEDS); do $(MP1M_LOCKSTEP) --seed $$s --cycles $(MP1_MESH_CYCLES) | tail -2; done
 
+CHIP_DIRECTED := inject_all selection stop_violation reception piggy_loop piggy_gateway
 test-mp1-chip: $(MP1C_LOCKSTEP)
+	@set -e; for t in $(CHIP_DIRECTED); do $(MP1C_LOCKSTEP) --test $$t | tail -1; done
 	@set -e; for s in $(MP1_SEEDS); do $(MP1C_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES) | tail -1; done
 
 # ---- Mutation check: every injected RTL bug must be caught ------------------------------------
@@ -277,13 +282,15 @@ mutants: $(MUT_DIR)/Vdslink mutants-mp1-rm mutants-mp1-plane mutants-mp1-chip mu
 	@scripts/mutants.sh $(MUT_DIR)/Vdslink tb/dslink_mutants.txt dslink $(DSLINK_MUT_RUNS)
 
 mutants-mp1-rm: $(MP1_MUT_DIR)/Vmp1_rm
-	@scripts/mutants.sh $(MP1_MUT_DIR)/Vmp1_rm tb/mp1_rm_mutants.txt mp1_rm $(MP1_MUT_RUNS)
+	@scripts/mutants.sh $(MP1_MUT_DIR)/Vmp1_rm tb/mp1_rm_mutants.txt mp1_rm \
+	  $(foreach t,$(RM_DIRECTED),'--test $(t)') $(MP1_MUT_RUNS)
 
 mutants-mp1-plane: $(MP1P_MUT_DIR)/Vmp1_plane
 	@scripts/mutants.sh $(MP1P_MUT_DIR)/Vmp1_plane tb/mp1_plane_mutants.txt mp1_plane $(MP1_MUT_RUNS)
 
 mutants-mp1-chip: $(MP1C_MUT_DIR)/Vmp1_chip
-	@scripts/mutants.sh $(MP1C_MUT_DIR)/Vmp1_chip tb/mp1_chip_mutants.txt mp1_chip $(MP1_MUT_RUNS)
+	@scripts/mutants.sh $(MP1C_MUT_DIR)/Vmp1_chip tb/mp1_chip_mutants.txt mp1_chip \
+	  $(foreach t,$(CHIP_DIRECTED),'--test $(t)') $(MP1_MUT_RUNS)
 
 mutants-mp1-mesh: $(MP1M_MUT_DIR)/Vmp1_mesh
 	@scripts/mutants.sh $(MP1M_MUT_DIR)/Vmp1_mesh tb/mp1_mesh_mutants.txt mp1_mesh $(MP1M_MUT_RUNS)

@@ -130,6 +130,10 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
   /* A broadcast is one segment: its first segment's EOS is taken as its EOM and the rest of the
    * message is dropped (§8.8 rule 10). */
   const uint32_t bc = q->route;
+  /* an abort between segments while a segment is buffered: an end code for the copies
+     (§8.8 rule 12) */
+  const int abort_in = en && ic == 0 && !q->iseg && c == MP1_CH_ILLEGAL &&
+                       (s0 == MP1_RM_HOLD || s0 == MP1_RM_EMIT);
   /* a two-dimension header cut short is a truncation instead (§8.8 rule 11) */
   const int hdr_cut = endc && s0 == MP1_RM_HOLD && q->ihd == 1 && two_dim(q->a1 >> 5);
   const int bcut = endc && c == MP1_CH_EOS && (s0 == MP1_RM_HOLD || s0 == MP1_RM_EMIT) &&
@@ -172,10 +176,10 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
       if (two_dim(q->a1 >> 5))
         d->a2 = byte;
     }
-    if (seg_chunk && s != MP1_RM_DROP) {
+    if ((seg_chunk || abort_in) && s != MP1_RM_DROP) {
       nx->we = 1;
       nx->waddr = (uint8_t)q->wp;
-      nx->wdata = (uint8_t)(bcut ? (8u | MP1_CH_EOM) : ((endc ? 8u : 0u) | c));
+      nx->wdata = (uint8_t)(bcut ? (8u | MP1_CH_EOM) : ((endc || abort_in ? 8u : 0u) | c));
       d->wp = (q->wp + 1) & 127u;
     }
   }
@@ -185,6 +189,10 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
   /* The message ends once its copies have sent what is buffered (§8.2 ended). */
   if ((eom || bcut) && (s == MP1_RM_HOLD || s == MP1_RM_EMIT))
     d->ended = 1;
+  if (abort_in) {
+    d->ended = 1;
+    d->cnt_cut = (q->cnt_cut + 1) & 0xffffu;
+  }
   if (bcut) {
     d->bcut = 1;
     d->cnt_bad_long = (q->cnt_bad_long + 1) & 0xffffu;

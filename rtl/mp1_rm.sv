@@ -167,7 +167,7 @@ module mp1_rm (
 
   // ---- Ingress decode (§8.3) -----------------------------------------------------------------
   logic [2:0] c;
-  logic       ing_on, start, endc, eom, gap, ill, done, trunc, seg_chunk, bad_long;
+  logic       ing_on, start, endc, eom, gap, ill, done, trunc, seg_chunk, bad_long, brk;
   logic       a1_done, a2_done;
   logic [7:0] flit;
   logic [2:0] f_code;
@@ -187,6 +187,8 @@ module mp1_rm (
     ill       = ing_on && (ic_q == 2'd0) && (c == ChIll);
     done      = ing_on && (ic_q == 2'd2);
     trunc     = iseg_q && gap;
+    // The illegal chunk between segments: upstream abandoned the message (§8.8.5, §8.8.12).
+    brk       = ill && !iseg_q;
     seg_chunk = start || (ing_on && ic_q != 2'd0) || endc;
     bad_long  = start && (ifl_q == IflLong);
     a1_done   = done && (ihd_q == 2'd0);
@@ -375,9 +377,11 @@ module mp1_rm (
     end
 
     // -- Buffer write (§8.6.1): every chunk of a segment, except in DROP. In IDLE and WAIT only a
-    // start belongs to a segment (an end code there is stray).
+    // start belongs to a segment (an end code there is stray). In HOLD and EMIT the illegal
+    // chunk between segments is written too, as the message's end (§8.8.12).
     unique case (rm_st_q)
-      Pass, Hold, Emit: mem_we = seg_chunk;
+      Pass:             mem_we = seg_chunk;
+      Hold, Emit:       mem_we = seg_chunk || brk;
       Idle, Wait:       mem_we = start;
       default:          mem_we = 1'b0;
     endcase
@@ -518,6 +522,12 @@ module mp1_rm (
           if (eom) begin
             ended_d = 1'b1;
           end
+          // An abort while a segment waits in the buffer (§8.8.12): the illegal chunk is buffered
+          // after it and ends the message there; the copies send it on as its last chunk.
+          if (brk) begin
+            ended_d   = 1'b1;
+            cnt_cut_d = cnt_cut_q + 16'd1;
+          end
           if (endc) begin
             segend_d = 1'b1;
           end
@@ -603,6 +613,11 @@ module mp1_rm (
           if (eom) begin
             ended_d = 1'b1;
           end
+          // An abort while a segment is still in the buffer (§8.8.12), as in HOLD.
+          if (brk) begin
+            ended_d   = 1'b1;
+            cnt_cut_d = cnt_cut_q + 16'd1;
+          end
           // A broadcast is one segment (§8.8.10), as in HOLD.
           if (endc && !eom && bcast) begin
             cut_eos        = 1'b1;
@@ -631,7 +646,7 @@ module mp1_rm (
           end else begin
             rm_st_d = Hold;
           end
-        end else if (ill && !iseg_q) begin
+        end else if (brk) begin
           // The illegal chunk between segments: upstream abandoned the message (§8.8.5). Pass
           // it on and end the message here too.
           cnt_cut_d = cnt_cut_q + 16'd1;
@@ -643,7 +658,7 @@ module mp1_rm (
       Drop: begin
         // Also the illegal chunk between segments (§8.8.10): an aborting upstream sends no EOM.
         // The message was counted when it entered DROP; nothing is owned to pass the abort on.
-        if (eom || trunc || (ill && !iseg_q)) begin
+        if (eom || trunc || brk) begin
           rm_st_d = Idle;
         end
       end
@@ -675,6 +690,10 @@ module mp1_rm (
     live[1] = sending[1] && !(ended_q && rp_ot_q == wp_q);
     live[2] = sending[2] && !(ended_q && rp_rc_q == wp_q);
     live[3] = sending[3] && !(ended_q && rp_pb_q == wp_q);
+    // A copy stops after sending an end code: a chunk with its top bit 0 read at a flit boundary.
+    // Besides EOS and EOM that is the illegal chunk of an abort buffered between segments
+    // (§8.8.12). Like an EOM it is the last chunk of an ended message (nothing is written after
+    // it), so the copy then sits at wp and drops its request (EMIT requests, §8.7).
     eoc     = (ph == 2'd0) ? ~{rd_pb[2], rd_rc[2], rd_ot[2], rd_st[2]} : 4'b0000;
     if (live[0]) begin
       st_dat_d = rd_st;

@@ -64,6 +64,33 @@ inline RandomOptions parse_random_options(int argc, char **argv, const char *pro
   return o;
 }
 
+// Takes --test NAME and --list out of argv for testbenches with directed cases (each case has
+// `name` and `what`); returns the case, or nullptr for "random" (the default); the other
+// arguments are left in *rest for parse_random_options.
+template <class Case>
+const Case *pick_test(int argc, char **argv, const char *prog, const std::vector<Case> &cases,
+                      std::vector<char *> *rest) {
+  std::string test = "random";
+  for (int i = 0; i < argc; i++) {
+    const std::string a = argv[i];
+    if (a == "--list") {
+      std::printf("random\n");
+      for (const Case &c : cases) std::printf("%-14s %s\n", c.name, c.what);
+      std::exit(0);
+    }
+    if (a == "--test") {
+      if (i + 1 >= argc) usage_error(prog, "--test needs a name");
+      test = argv[++i];
+      continue;
+    }
+    rest->push_back(argv[i]);
+  }
+  for (const Case &c : cases)
+    if (test == c.name) return &c;
+  if (test != "random") usage_error(prog, "unknown test '" + test + "' (--list shows them)");
+  return nullptr;
+}
+
 // The signal table of a block from its X-macro port list (inputs, outputs, registers).
 #define LOCKSTEP_SIGS(INPUTS, OUTPUTS, REGS, CMP_REGS)                                  \
   [] {                                                                                 \
@@ -86,7 +113,31 @@ struct Instance {
   std::vector<uint64_t> rtl, model;  // values of this cycle, in sigs order
   std::deque<std::vector<uint64_t>> hist;  // inputs of recent cycles
   uint32_t vcd_rtl_base = 0, vcd_model_base = 0;
+
+  void init(const std::string &sc, const std::vector<Sig> *sg) {
+    scope = sc;
+    sigs = sg;
+    rtl.assign(sg->size(), 0);
+    model.assign(sg->size(), 0);
+  }
 };
+
+// The Verilated top's reset (asynchronous, active low) and one clock edge.
+template <class V>
+void rtl_reset(V *rtl) {
+  rtl->clk_i = 0;
+  rtl->rst_ni = 0;
+  rtl->eval();
+  rtl->rst_ni = 1;
+  rtl->eval();
+}
+template <class V>
+void rtl_clock(V *rtl) {
+  rtl->clk_i = 1;
+  rtl->eval();
+  rtl->clk_i = 0;
+  rtl->eval();
+}
 
 class Harness {
  public:

@@ -6,6 +6,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <deque>
 #include <memory>
 #include <string>
@@ -25,6 +26,11 @@
 
 using lockstep::Sig;
 using mp1stim::Source;
+using mp1stim::Seg;
+using mp1stim::cf;
+using mp1stim::eqs;
+using mp1stim::put_flit;
+using mp1stim::seg;
 
 namespace {
 
@@ -38,6 +44,7 @@ struct Sender {
   bool in_seg = false;
   uint32_t dat = 0, wait = 0, rate = 40;
   uint64_t msgs = 0, violations = 0;
+  bool scripted = false, force_violation = false;  // directed cases
 
   void new_message(const mp1_chip_in_t &in) {
     rng_t *g = &src.rng;
@@ -74,13 +81,14 @@ struct Sender {
       if (pos == segs.front().size()) segs.pop_front(), in_seg = false;
     } else if (!segs.empty()) {
       const bool may = !stop && dat == 0;
-      const bool violate = !may && rng_chance(&src.rng, 1, 400);
+      const bool violate = !may && (scripted ? force_violation : rng_chance(&src.rng, 1, 400));
       if (may || violate) {
         violations += violate;
         in_seg = true, pos = 0;
         next = segs.front()[pos++];
         if (pos == segs.front().size()) segs.pop_front(), in_seg = false;
       }
+    } else if (scripted) {
     } else if (wait) {
       wait--;
     } else if (rng_chance(&src.rng, 1, rate)) {
@@ -90,6 +98,96 @@ struct Sender {
     dat = next;
   }
 };
+
+// ---- Directed cases (docs/mp1.md §11): scripted chunk streams on the chip's inputs and interface,
+// RTL and C in lockstep, then the output streams and counters checked. --------------------------
+// The non-idle chunks of a segment list, as an output shows them.
+std::vector<uint8_t> nz(const std::vector<Seg> &v) {
+  std::vector<uint8_t> r;
+  for (const Seg &s : v)
+    for (uint8_t c : s)
+      if (c) r.push_back(c);
+  return r;
+}
+
+struct ChipCase {
+  const char *name, *what;
+  uint32_t pbloop;
+  std::vector<std::vector<Seg>> ifs;  // interface messages: segments (selection segment first)
+  bool violate;                       // the interface starts its segments against stop
+  std::vector<std::vector<Seg>> pbi;  // external piggy-back source messages
+  std::vector<std::pair<uint32_t, std::vector<Seg>>> chan;  // input channel j, its segments
+  // expected non-idle chunks per output: j = 0..7 channels, 8 reception, 9 piggy-back out
+  std::vector<std::pair<uint32_t, std::vector<uint8_t>>> out;
+  std::function<std::string(const mp1_chip_regs_t &)> check;
+};
+
+// At node (1,1) of a 3x3 mesh every plane output exists.
+std::vector<ChipCase> chip_cases() {
+  std::vector<ChipCase> v;
+  {
+    ChipCase c{"inject_all", "the interface injects into every plane and dimension", 1, {}, false,
+               {}, {}, {}, nullptr};
+    for (uint32_t j = 0; j < 8; j++) {
+      const Seg m = seg({cf(2, j & 1u ? 0 : 2), 0x30 + j, 0x50 + j}, 2);
+      c.ifs.push_back({seg({mp1_sel_flit(0, j >> 1, j & 1u)}, 1), m});
+      c.out.push_back({j, nz({m})});
+    }
+    c.check = [](const mp1_chip_regs_t &r) { return eqs("injected", r.cnt_inj_msgs, 8); };
+    v.push_back(c);
+  }
+  {
+    const Seg m = seg({cf(2, 2), 0x11}, 2);
+    ChipCase c{"selection", "bad selections counted and skipped, another chip's ignored", 1,
+               {{seg({mp1_sel_flit(0, 0, 0) | 1u}, 1), m},          // reserved bits
+                {seg({mp1_sel_flit(0, 0, 0)}, 2)},                  // EOM after the selection
+                {seg({mp1_sel_flit(0, 0, 0), 0x99}, 1), m},         // a second flit in it
+                {seg({mp1_sel_flit(3, 0, 0)}, 1), m},               // chip 3's message
+                {seg({mp1_sel_flit(0, 0, 0)}, 1), m}},              // a good one
+               false, {}, {}, {{0, nz({m})}},
+               [](const mp1_chip_regs_t &r) {
+                 return eqs("bad selections", r.cnt_sel_bad, 3) + eqs("injected", r.cnt_inj_msgs, 1);
+               }};
+    v.push_back(c);
+  }
+  {
+    ChipCase c{"stop_violation", "a source that starts its message against stop loses it", 1,
+               {{seg({mp1_sel_flit(0, 0, 0)}, 1), seg({cf(2, 2), 0x22}, 2)}}, true, {}, {},
+               {{0, {}}},
+               [](const mp1_chip_regs_t &r) {
+                 return eqs("dropped", r.cnt_inj_drop, 1) + eqs("injected", r.cnt_inj_msgs, 0);
+               }};
+    v.push_back(c);
+  }
+  {
+    const Seg a = seg({cf(2, 1), 0xa1, 0xa2}, 2), b = seg({cf(2, 1), 0xb1, 0xb2}, 2);
+    ChipCase c{"reception", "two deliveries at once: whole, machine 2 before machine 0", 1, {},
+               false, {}, {{0, {a}}, {2, {b}}},
+               {{8, nz({seg({0xb1, 0xb2}, 2), seg({0xa1, 0xa2}, 2)})}}, nullptr};
+    v.push_back(c);
+  }
+  {
+    // code 6 at this node: the data carry a selection segment (plane 3, Y) and a nested message
+    const Seg nest = seg({cf(2, 0), 0xc1, 0xc2}, 2);
+    ChipCase c{"piggy_loop", "inter-plane piggy-back through the looped channel onto plane 3 Y", 1,
+               {}, false, {}, {{0, {seg({cf(6, 1), mp1_sel_flit(0, 3, 1)}, 1), nest}}},
+               {{7, nz({nest})}},
+               [](const mp1_chip_regs_t &r) { return eqs("injected", r.cnt_inj_msgs, 1); }};
+    v.push_back(c);
+  }
+  {
+    const Seg nest = seg({cf(2, 0), 0xd1}, 2), ext = seg({cf(2, 2), 0xe1}, 2);
+    Seg dead;  // the code-6 flit was cut through before it matched: it ran on as a dead flit
+    put_flit(dead, cf(6, 1));
+    ChipCase c{"piggy_gateway", "loop open: code 6 leaves on the piggy-back output, pbi injects", 0,
+               {}, false, {{seg({mp1_sel_flit(0, 0, 0)}, 1), ext}},
+               {{0, {seg({cf(6, 1), mp1_sel_flit(0, 3, 1)}, 1), nest}}},
+               {{9, nz({seg({mp1_sel_flit(0, 3, 1)}, 1), nest})}, {0, nz({dead, ext})}, {7, {}}},
+               [](const mp1_chip_regs_t &r) { return eqs("injected", r.cnt_inj_msgs, 1); }};
+    v.push_back(c);
+  }
+  return v;
+}
 
 // Signals: the chip's inputs, outputs and own registers, then each plane's registers, unpacked
 // from its debug port by the same port list.
@@ -120,13 +218,11 @@ using Options = lockstep::RandomOptions;
 
 class Tb {
  public:
-  Tb(const Options &o, VerilatedContext *ctx) : o_(o), h_("mp1_chip", o.seed, "random") {
+  Tb(const Options &o, VerilatedContext *ctx, const ChipCase *dc)
+      : o_(o), h_("mp1_chip", o.seed, dc ? dc->name : "random"), dc_(dc) {
     sigs_ = make_sigs();
     rtl_ = std::make_unique<Vmp1_chip>(ctx, "chip");
-    inst_.scope = "chip";
-    inst_.sigs = &sigs_;
-    inst_.rtl.assign(sigs_.size(), 0);
-    inst_.model.assign(sigs_.size(), 0);
+    inst_.init("chip", &sigs_);
     h_.add(&inst_);
     mp1_chip_reset(&m_);
     rng_seed(&g_, o.seed, 0);
@@ -154,15 +250,26 @@ class Tb {
     ifs_.src.pos = rng_below(&g_, 32), pbs_.src.pos = rng_below(&g_, 32);
     pbs_.rate = 80;
     stop_pct_ = rng_below(&g_, 30);
+    if (dc_) {
+      in_.xmax = in_.ymax = 2, in_.px = in_.py = 1, in_.chip = 0, in_.pbloop = dc_->pbloop;
+      stop_pct_ = 0;
+      for (auto &s : src_) s.scripted = true, s.nest = false;
+      for (const auto &ch : dc_->chan)
+        for (const Seg &sg : ch.second) src_[ch.first].segs.push_back(sg);
+      ifs_.scripted = pbs_.scripted = true;
+      ifs_.force_violation = dc_->violate;
+      for (const auto &m : dc_->ifs) mq_if_.push_back(m);
+      for (const auto &m : dc_->pbi) mq_pb_.push_back(m);
+    }
   }
 
   void run() {
     if (o_.waves && h_.open_waves("waves")) std::exit(2);
-    rtl_->clk_i = 0;
-    rtl_->rst_ni = 0;
-    rtl_->eval();
-    rtl_->rst_ni = 1;
-    rtl_->eval();
+    if (dc_) {
+      run_directed();
+      return;
+    }
+    lockstep::rtl_reset(rtl_.get());
     uint64_t at_three_quarters = 0;
     for (uint64_t c = 0; c < o_.cycles; c++) {
       if (c == o_.cycles * 3 / 4) at_three_quarters = entered();
@@ -192,6 +299,36 @@ class Tb {
     return n;
   }
 
+  void run_directed() {
+    lockstep::rtl_reset(rtl_.get());
+    uint64_t c = 0;
+    for (; c < 3000; c++) {
+      // the next scripted message once the sender has finished the last
+      if (ifs_.segs.empty() && !ifs_.in_seg && !mq_if_.empty()) {
+        for (const Seg &sg : mq_if_.front()) ifs_.segs.push_back(sg);
+        mq_if_.pop_front();
+      }
+      if (pbs_.segs.empty() && !pbs_.in_seg && !mq_pb_.empty()) {
+        for (const Seg &sg : mq_pb_.front()) pbs_.segs.push_back(sg);
+        mq_pb_.pop_front();
+      }
+      cycle(c);
+    }
+    h_.close();
+    std::string err;
+    for (const auto &e : dc_->out)
+      if (seen_[e.first] != e.second)
+        err += "output " + std::to_string(e.first) + " showed " + std::to_string(seen_[e.first].size()) +
+               " non-idle chunks, not the " + std::to_string(e.second.size()) + " expected; ";
+    if (dc_->check) err += dc_->check(m_.r);
+    if (!err.empty()) {
+      std::printf("mp1_chip: FAILED %s: %s\n", dc_->name, err.c_str());
+      std::exit(1);
+    }
+    std::printf("mp1_chip: %-14s as expected, %" PRIu64 " cycles matched (%s)\n", dc_->name, c,
+                dc_->what);
+  }
+
   void cycle(uint64_t c) {
     const uint32_t stop_in[8] = {m_.pl[0].rmx.r.stop, m_.pl[0].rmy.r.stop, m_.pl[1].rmx.r.stop,
                                  m_.pl[1].rmy.r.stop, m_.pl[2].rmx.r.stop, m_.pl[2].rmy.r.stop,
@@ -203,9 +340,11 @@ class Tb {
     for (int k = 0; k < 8; k++) {
       *din[k] = src_[k].next(stop_in[k]);
       if (rng_chance(&g_, 1, 20)) *sout[k] = rng_chance(&g_, stop_pct_, 100);
+      if (dc_) *sout[k] = 0;
     }
     if (rng_chance(&g_, 1, 20)) in_.rcv_stop = rng_chance(&g_, stop_pct_, 100);
     if (rng_chance(&g_, 1, 20)) in_.pbo_stop = rng_chance(&g_, stop_pct_, 100);
+    if (dc_) in_.rcv_stop = in_.pbo_stop = 0;
     in_.inj_dat = ifs_.dat;
     in_.pbi_dat = pbs_.dat;
 #define X(n, w) rtl_->n##_i = in_.n;
@@ -215,6 +354,13 @@ class Tb {
     mp1_chip_out_t mo;
     mp1_chip_eval(&m_, &in_, &mo, &nx_);
     collect(mo);
+    if (dc_) {
+      const uint32_t o[10] = {mo.p0_xout_dat, mo.p0_yout_dat, mo.p1_xout_dat, mo.p1_yout_dat,
+                              mo.p2_xout_dat, mo.p2_yout_dat, mo.p3_xout_dat, mo.p3_yout_dat,
+                              mo.rcv_dat, mo.pbo_dat};
+      for (int k = 0; k < 10; k++)
+        if (o[k]) seen_[k].push_back((uint8_t)o[k]);
+    }
     if (h_.check(c)) {
       h_.flush();
       std::printf("mp1_chip: FAILED seed %" PRIu64 " at cycle %" PRIu64 "\n", o_.seed, c);
@@ -223,10 +369,7 @@ class Tb {
     ifs_.step(mo.inj_stop, in_);
     if (!in_.pbloop) pbs_.step(mo.pbi_stop, in_);
     mp1_chip_clock(&m_, &nx_);
-    rtl_->clk_i = 1;
-    rtl_->eval();
-    rtl_->clk_i = 0;
-    rtl_->eval();
+    lockstep::rtl_clock(rtl_.get());
   }
 
   void collect(const mp1_chip_out_t &mo) {
@@ -266,15 +409,22 @@ class Tb {
   Source src_[8];
   Sender ifs_, pbs_;
   uint32_t stop_pct_ = 0;
+  const ChipCase *dc_ = nullptr;
+  std::deque<std::vector<Seg>> mq_if_, mq_pb_;
+  std::vector<uint8_t> seen_[10];
 };
 
 }  // namespace
 
 int main(int argc, char **argv) {
-  Options o = lockstep::parse_random_options(argc, argv, "mp1_chip_lockstep");
+  // --test NAME runs a directed case, --list shows them; random traffic otherwise.
+  const std::vector<ChipCase> cases = chip_cases();
+  std::vector<char *> rest;
+  const ChipCase *dc = lockstep::pick_test(argc, argv, "mp1_chip_lockstep", cases, &rest);
+  Options o = lockstep::parse_random_options((int)rest.size(), rest.data(), "mp1_chip_lockstep");
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->commandArgs(argc, argv);
-  Tb tb(o, ctx.get());
+  Tb tb(o, ctx.get(), dc);
   tb.run();
   return 0;
 }

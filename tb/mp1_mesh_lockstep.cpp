@@ -345,10 +345,7 @@ class Tb {
     sigs_ = node_sigs();
     inst_.resize(kN);
     for (uint32_t n = 0; n < kN; n++) {
-      inst_[n].scope = "n" + std::to_string(n);
-      inst_[n].sigs = &sigs_;
-      inst_[n].rtl.assign(sigs_.size(), 0);
-      inst_[n].model.assign(sigs_.size(), 0);
+      inst_[n].init("n" + std::to_string(n), &sigs_);
       h_.add(&inst_[n]);
     }
     if (mp1_mesh_init(&m_, &nx_, mp1_mesh_cfg_t{MESH_KX, MESH_KY})) std::exit(2);
@@ -381,11 +378,7 @@ class Tb {
       run_directed();
       return;
     }
-    rtl_->clk_i = 0;
-    rtl_->rst_ni = 0;
-    rtl_->eval();
-    rtl_->rst_ni = 1;
-    rtl_->eval();
+    lockstep::rtl_reset(rtl_.get());
     uint64_t at_three_quarters = 0;
     for (uint64_t c = 0; c < o_.cycles; c++) {
       if (c == o_.cycles * 3 / 4) at_three_quarters = delivered_;
@@ -459,18 +452,7 @@ class Tb {
       step_sender(n, c);
     }
     mp1_mesh_clock(&m_, &nx_);
-    rtl_->clk_i = 1;
-    rtl_->eval();
-    rtl_->clk_i = 0;
-    rtl_->eval();
-  }
-
-  void reset_rtl() {
-    rtl_->clk_i = 0;
-    rtl_->rst_ni = 0;
-    rtl_->eval();
-    rtl_->rst_ni = 1;
-    rtl_->eval();
+    lockstep::rtl_clock(rtl_.get());
   }
 
   bool busy() const {
@@ -486,7 +468,7 @@ class Tb {
   }
 
   void run_directed() {
-    reset_rtl();
+    lockstep::rtl_reset(rtl_.get());
     size_t next = 0;
     uint64_t c = 0;
     const uint64_t limit = 20000;
@@ -621,30 +603,10 @@ class Tb {
 }  // namespace
 
 int main(int argc, char **argv) {
-  // --test NAME (a directed case, or "random", the default) and --list; the rest as for every
-  // random testbench.
-  std::vector<char *> rest;
-  std::string test = "random";
+  // --test NAME runs a directed case, --list shows them; random traffic otherwise.
   const std::vector<Case> cases = directed_cases();
-  for (int i = 0; i < argc; i++) {
-    const std::string a = argv[i];
-    if (a == "--list") {
-      std::printf("random\n");
-      for (const Case &c : cases) std::printf("%-14s %s\n", c.name, c.what);
-      return 0;
-    }
-    if (a == "--test") {
-      if (i + 1 >= argc) lockstep::usage_error("mp1_mesh_lockstep", "--test needs a name");
-      test = argv[++i];
-      continue;
-    }
-    rest.push_back(argv[i]);
-  }
-  const Case *dc = nullptr;
-  for (const Case &c : cases)
-    if (test == c.name) dc = &c;
-  if (!dc && test != "random")
-    lockstep::usage_error("mp1_mesh_lockstep", "unknown test '" + test + "' (--list shows them)");
+  std::vector<char *> rest;
+  const Case *dc = lockstep::pick_test(argc, argv, "mp1_mesh_lockstep", cases, &rest);
   Options o = lockstep::parse_random_options((int)rest.size(), rest.data(), "mp1_mesh_lockstep");
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->commandArgs(argc, argv);

@@ -77,10 +77,7 @@ class Tb {
   Tb(const Options &o, VerilatedContext *ctx) : o_(o), h_("mp1_plane", o.seed, "random") {
     sigs_ = LOCKSTEP_SIGS(MP1_PLANE_INPUTS, MP1_PLANE_OUTPUTS, MP1_PLANE_REGS, LOCKSTEP_CMP_REGS);
     rtl_ = std::make_unique<Vmp1_plane>(ctx, "plane");
-    inst_.scope = "plane";
-    inst_.sigs = &sigs_;
-    inst_.rtl.assign(sigs_.size(), 0);
-    inst_.model.assign(sigs_.size(), 0);
+    inst_.init("plane", &sigs_);
     h_.add(&inst_);
     mp1_plane_reset(&m_);
     rng_seed(&g_, o.seed, 0);
@@ -103,11 +100,7 @@ class Tb {
 
   void run() {
     if (o_.waves && h_.open_waves("waves")) std::exit(2);
-    rtl_->clk_i = 0;
-    rtl_->rst_ni = 0;
-    rtl_->eval();
-    rtl_->rst_ni = 1;
-    rtl_->eval();
+    lockstep::rtl_reset(rtl_.get());
     // Progress: new messages must keep entering in the last quarter of the run (a plane that
     // deadlocks still "matches", so this is checked separately).
     uint64_t at_three_quarters = 0;
@@ -161,10 +154,7 @@ class Tb {
     ix_.step(mo.inj_x_own, in_.xout_stop);
     iy_.step(mo.inj_y_own, in_.yout_stop);
     mp1_plane_clock(&m_, &nx);
-    rtl_->clk_i = 1;
-    rtl_->eval();
-    rtl_->clk_i = 0;
-    rtl_->eval();
+    lockstep::rtl_clock(rtl_.get());
   }
 
   void collect(const mp1_plane_out_t &mo) {

@@ -5,6 +5,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <deque>
 #include <memory>
 #include <string>
@@ -25,9 +26,70 @@
 using lockstep::Sig;
 using mp1stim::Arb;
 using mp1stim::Source;
+using mp1stim::Seg;
+using mp1stim::cf;
+using mp1stim::eqs;
+using mp1stim::seg;
 
 namespace {
 
+
+// ---- Directed cases: one scripted message stream per behaviour of docs/mp1.md §5 and §8, with
+// the outputs' arbiters free unless a competitor holds one, then counters checked. ------------
+struct RmCase {
+  const char *name, *what;
+  std::vector<Seg> segs;             // the input's segments, in order
+  uint32_t blocked;                  // outputs (bit k) a competitor holds ...
+  uint64_t until;                    // ... until this cycle
+  std::function<std::string(const mp1_rm_regs_t &)> check;
+};
+
+// The machine sits at pos 4 (opos 4), + direction, not at an edge.
+std::vector<RmCase> rm_cases() {
+  std::vector<RmCase> v;
+  v.push_back({"pass", "no match: cut through straight, one cycle per chunk",
+               {seg({cf(2, 9)}, 2, 4)}, 0, 0,
+               [](const mp1_rm_regs_t &r) { return eqs("dead", r.cnt_dead, 0); }});
+  v.push_back({"dead_flit", "cut through, then the address matches: a dead flit, then delivery",
+               {seg({cf(2, 4)}, 2, 3), seg({cf(2, 9)}, 0)}, 0, 0,
+               [](const mp1_rm_regs_t &r) { return eqs("dead", r.cnt_dead, 1); }});
+  v.push_back({"turn", "code 0 at its match: the rest turns into the other dimension",
+               {seg({cf(0, 4), cf(2, 7)}, 2, 3)}, 0, 0, nullptr});
+  v.push_back({"adaptive", "straight busy: code 1 turns, the flits swap addresses, not codes",
+               {seg({cf(1, 9), cf(2, 7)}, 2, 3)}, 1u, 200,
+               [](const mp1_rm_regs_t &r) { return eqs("adaptations", r.cnt_adapt, 1); }});
+  v.push_back({"static_wait", "straight busy: code 0 waits in the buffer, then goes straight",
+               {seg({cf(0, 9), cf(2, 7)}, 2, 3)}, 1u, 200,
+               [](const mp1_rm_regs_t &r) { return eqs("adaptations", r.cnt_adapt, 0); }});
+  v.push_back({"blocked_long", "both outputs busy: a 3-segment message buffers, stop, resumes",
+               {seg({cf(1, 9), cf(2, 7)}, 1, 30), seg({}, 1, 32), seg({}, 2, 20)}, 3u, 400,
+               nullptr});
+  v.push_back({"broadcast", "code 4: straight, other dimension and interface copies together",
+               {seg({cf(4, 9), cf(5, 7)}, 2, 3)}, 0, 0, nullptr});
+  v.push_back({"broadcast_cut", "a two-segment broadcast: cut to its first, the rest dropped",
+               {seg({cf(4, 9), cf(5, 7)}, 1, 10), seg({}, 2, 5)}, 0, 0,
+               [](const mp1_rm_regs_t &r) { return eqs("cut", r.cnt_bad_long, 1); }});
+  v.push_back({"piggy_intra", "code 3 at its match: the data leave straight as a new message",
+               {seg({cf(3, 4), cf(2, 9)}, 2, 2)}, 0, 0, nullptr});
+  v.push_back({"piggy_inter", "code 6 at its match: the data leave on the piggy-back channel",
+               {seg({cf(6, 4)}, 2, 3)}, 0, 0, nullptr});
+  v.push_back({"bad_flits", "illegal code, address behind, over-long segment: counted, dropped",
+               {seg({cf(7, 9)}, 2, 2), seg({cf(2, 1)}, 2, 2), seg({cf(2, 4)}, 2, 40)}, 0, 0,
+               [](const mp1_rm_regs_t &r) {
+                 return eqs("bad code", r.cnt_bad_code, 1) + eqs("bad addr", r.cnt_bad_addr, 1) +
+                        eqs("long", r.cnt_bad_long, 1);
+               }});
+  v.push_back({"abort", "an abort between segments ends the message downstream too",
+               {seg({cf(0, 4), cf(2, 7)}, 1, 5), Seg{3}}, 2u, 100,
+               [](const mp1_rm_regs_t &r) { return eqs("cut", r.cnt_cut, 1); }});
+  v.push_back({"header_short", "a two-dimension header ended after its first flit: cut",
+               {seg({cf(4, 9)}, 2)}, 0, 0,
+               [](const mp1_rm_regs_t &r) { return eqs("cut", r.cnt_cut, 1); }});
+  v.push_back({"stray", "end codes and illegal chunks outside a message: counted, ignored",
+               {Seg{1}, Seg{2}, Seg{3}}, 0, 0,
+               [](const mp1_rm_regs_t &r) { return eqs("stray", r.cnt_stray, 3); }});
+  return v;
+}
 
 std::vector<Sig> make_sigs() {
   return LOCKSTEP_SIGS(MP1_RM_INPUTS, MP1_RM_OUTPUTS, MP1_RM_REGS, LOCKSTEP_CMP_REGS);
@@ -37,13 +99,11 @@ using Options = lockstep::RandomOptions;
 
 class Tb {
  public:
-  Tb(const Options &o, VerilatedContext *ctx) : o_(o), h_("mp1_rm", o.seed, "random") {
+  Tb(const Options &o, VerilatedContext *ctx, const RmCase *dc)
+      : o_(o), h_("mp1_rm", o.seed, dc ? dc->name : "random"), dc_(dc) {
     sigs_ = make_sigs();
     rtl_ = std::make_unique<Vmp1_rm>(ctx, "rm");
-    inst_.scope = "rm";
-    inst_.sigs = &sigs_;
-    inst_.rtl.assign(sigs_.size(), 0);
-    inst_.model.assign(sigs_.size(), 0);
+    inst_.init("rm", &sigs_);
     h_.add(&inst_);
     mp1_rm_reset(&m_);
     rng_seed(&g_, o.seed, 0);
@@ -61,15 +121,29 @@ class Tb {
     for (int k = 1; k < 4; k++) arb_[k].me_first = false;
     busy_ = 5 + rng_below(&g_, 60);
     stop_pct_ = rng_below(&g_, 30);
+    if (dc_) {
+      in_ = mp1_rm_in_t{};
+      in_.pos = in_.opos = 4;
+      src_.scripted = true;
+      for (const Seg &sg : dc_->segs) src_.segs.push_back(sg);
+    }
   }
 
   void run() {
     if (o_.waves && h_.open_waves(o_.wave_dir)) std::exit(2);
-    rtl_->clk_i = 0;
-    rtl_->rst_ni = 0;
-    rtl_->eval();
-    rtl_->rst_ni = 1;
-    rtl_->eval();
+    lockstep::rtl_reset(rtl_.get());
+    if (dc_) {
+      for (uint64_t c = 0; c < 1500; c++) cycle(c);
+      h_.close();
+      std::string err = dc_->check ? dc_->check(m_.r) : "";
+      err += eqs("state at the end (IDLE)", m_.r.rm_st, MP1_RM_IDLE);
+      if (!err.empty()) {
+        std::printf("mp1_rm: FAILED %s: %s\n", dc_->name, err.c_str());
+        std::exit(1);
+      }
+      std::printf("mp1_rm: %-14s as expected, 1500 cycles matched (%s)\n", dc_->name, dc_->what);
+      return;
+    }
     for (uint64_t c = 0; c < o_.cycles; c++) cycle(c);
     h_.close();
     std::printf("mp1_rm: %" PRIu64 " messages, dead %u, bad code %u, bad addr %u, long %u, "
@@ -87,6 +161,14 @@ class Tb {
     uint32_t *fre[4] = {&in_.st_free, &in_.ot_free, &in_.rc_free, &in_.pb_free};
     uint32_t *stp[4] = {&in_.st_stop, &in_.ot_stop, &in_.rc_stop, &in_.pb_stop};
     for (int k = 0; k < 4; k++) arb_[k].drive(&g_, stop_pct_, own[k], fre[k], stp[k]);
+    if (dc_) {  // a plain arbiter per output; a competitor holds the blocked ones for a while
+      for (int k = 0; k < 4; k++) {
+        const bool held = (dc_->blocked >> k & 1u) && c < dc_->until;
+        *own[k] = downer_[k] && !held;
+        *fre[k] = !downer_[k] && !held;
+        *stp[k] = 0;
+      }
+    }
 #define X(n, w) rtl_->n##_i = in_.n;
     MP1_RM_INPUTS(X)
 #undef X
@@ -102,11 +184,11 @@ class Tb {
     }
     const uint32_t req[4] = {mo.st_req, mo.ot_req, mo.rc_req, mo.pb_req};
     for (int k = 0; k < 4; k++) arb_[k].step(&g_, req[k], busy_);
+    if (dc_)
+      for (int k = 0; k < 4; k++)
+        downer_[k] = req[k] && !((dc_->blocked >> k & 1u) && c + 1 < dc_->until);
     mp1_rm_clock(&m_, &nx);
-    rtl_->clk_i = 1;
-    rtl_->eval();
-    rtl_->clk_i = 0;
-    rtl_->eval();
+    lockstep::rtl_clock(rtl_.get());
   }
 
   void collect(const mp1_rm_out_t &mo) {
@@ -136,15 +218,21 @@ class Tb {
   Source src_;
   Arb arb_[4];
   uint32_t busy_ = 0, stop_pct_ = 0;
+  const RmCase *dc_ = nullptr;
+  bool downer_[4] = {false, false, false, false};
 };
 
 }  // namespace
 
 int main(int argc, char **argv) {
-  Options o = lockstep::parse_random_options(argc, argv, "mp1_rm_lockstep");
+  // --test NAME runs a directed case, --list shows them; random traffic otherwise.
+  const std::vector<RmCase> cases = rm_cases();
+  std::vector<char *> rest;
+  const RmCase *dc = lockstep::pick_test(argc, argv, "mp1_rm_lockstep", cases, &rest);
+  Options o = lockstep::parse_random_options((int)rest.size(), rest.data(), "mp1_rm_lockstep");
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->commandArgs(argc, argv);
-  Tb tb(o, ctx.get());
+  Tb tb(o, ctx.get(), dc);
   tb.run();
   return 0;
 }

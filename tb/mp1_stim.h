@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <deque>
+#include <initializer_list>
+#include <string>
 #include <vector>
 
 #include "rng.h"
@@ -23,6 +25,7 @@ struct Source {
   // message in its data, for the injection controller behind the piggy-back channel.
   bool nest = false;
   uint32_t nest_sel = 0;
+  bool scripted = false;  // directed cases: send only the segments given, make up nothing
 
   void flit(std::deque<uint8_t> &d, uint32_t b) {
     d.push_back((uint8_t)(4u | ((b >> 6) & 3u)));
@@ -128,6 +131,8 @@ struct Source {
     if (!segs.empty()) {
       q = segs.front();
       segs.pop_front();
+    } else if (scripted) {
+      return 0;
     } else {
       new_message();
     }
@@ -165,6 +170,27 @@ struct Arb {
     }
   }
 };
+
+// Directed cases: segments of whole flits, address flits, and a counter check's message.
+typedef std::deque<uint8_t> Seg;
+inline void put_flit(Seg &s, uint32_t b) {
+  s.push_back((uint8_t)(4u | ((b >> 6) & 3u)));
+  s.push_back((uint8_t)((b >> 3) & 7u));
+  s.push_back((uint8_t)(b & 7u));
+}
+// Flits, then `extra` data flits 0x40, 0x41, ..., then the end code (1 EOS, 2 EOM; 0 none).
+inline Seg seg(std::initializer_list<uint32_t> flits, uint8_t end, uint32_t extra = 0) {
+  Seg s;
+  for (uint32_t b : flits) put_flit(s, b);
+  for (uint32_t i = 0; i < extra; i++) put_flit(s, 0x40 + i);
+  if (end) s.push_back(end);
+  return s;
+}
+inline uint32_t cf(uint32_t code, uint32_t addr) { return code << 5 | addr; }
+inline std::string eqs(const char *what, uint64_t got, uint64_t want) {
+  return got == want ? "" : std::string(what) + " " + std::to_string(got) + ", expected " +
+                                std::to_string(want) + "; ";
+}
 
 }  // namespace mp1stim
 
