@@ -39,7 +39,8 @@ typedef struct {
   mp1_rm_state_t st;
   mp1_rm_in_t in;
   uint32_t own[4];
-  uint32_t blocked[4]; /* held by another machine for the whole run */
+  uint32_t blocked[4]; /* held by another machine ... */
+  int unblock_at[4];    /* ... until this cycle (0: for the whole run) */
   stream_t out[4];   /* what each output channel showed, cycle by cycle */
   int first_cycle[4]; /* cycle of the first non-idle chunk on each output */
 } rig_t;
@@ -53,28 +54,61 @@ static void rig_init(rig_t *r, uint32_t pos, uint32_t opos) {
     r->first_cycle[k] = -1;
 }
 
+static void rig_cycle(rig_t *r, int t);
+
 /* Runs the input stream, then idles; records every output. */
 static void rig_run(rig_t *r, const stream_t *s, int cycles) {
   for (int t = 0; t < cycles; t++) {
     r->in.in_dat = t < s->n ? s->c[t] : 0;
-    r->in.st_own = r->own[0], r->in.ot_own = r->own[1], r->in.rc_own = r->own[2],
-    r->in.pb_own = r->own[3];
-    r->in.st_free = !r->own[0] && !r->blocked[0], r->in.ot_free = !r->own[1] && !r->blocked[1],
-    r->in.rc_free = !r->own[2] && !r->blocked[2], r->in.pb_free = !r->own[3] && !r->blocked[3];
-    mp1_rm_out_t o;
-    mp1_rm_next_t nx;
-    mp1_rm_eval(&r->st, &r->in, &o, &nx);
-    const uint32_t dat[4] = {r->own[0] ? o.st_dat : 0, r->own[1] ? o.ot_dat : 0,
-                             r->own[2] ? o.rc_dat : 0, r->own[3] ? o.pb_dat : 0};
-    const uint32_t req[4] = {o.st_req, o.ot_req, o.rc_req, o.pb_req};
-    for (int k = 0; k < 4; k++) {
-      r->out[k].c[r->out[k].n++] = (uint8_t)dat[k];
-      if (dat[k] && r->first_cycle[k] < 0)
-        r->first_cycle[k] = t;
-      r->own[k] = req[k] && !r->blocked[k];
-    }
-    mp1_rm_clock(&r->st, &nx);
+    rig_cycle(r, t);
   }
+}
+
+/* Plays segments as a correct sender does: each starts only while the machine's stop is low and
+   after an idle chunk (§2.2, §2.4). Records the highest buffer occupancy seen (chunks in wp). */
+static int rig_run_segs(rig_t *r, const stream_t *segs, int nseg, int cycles) {
+  int k = 0, pos = -1, prev = 0, max_fill = 0;
+  for (int t = 0; t < cycles; t++) {
+    uint32_t c = 0;
+    if (pos < 0 && k < nseg && !r->st.r.stop && prev == 0)
+      pos = 0;
+    if (pos >= 0) {
+      c = segs[k].c[pos++];
+      if (pos == segs[k].n)
+        pos = -1, k++;
+    }
+    prev = (int)c;
+    r->in.in_dat = c;
+    rig_cycle(r, t);
+    const int fill = (int)((r->st.r.wp - r->st.r.rp_st) & 127u);
+    if (r->st.r.route && fill > max_fill)
+      max_fill = fill;
+  }
+  assert_int_equal(k, nseg); /* every segment went in */
+  return max_fill;
+}
+
+static void rig_cycle(rig_t *r, int t) {
+  for (int k = 0; k < 4; k++)
+    if (r->unblock_at[k] && t == r->unblock_at[k])
+      r->blocked[k] = 0;
+  r->in.st_own = r->own[0], r->in.ot_own = r->own[1], r->in.rc_own = r->own[2],
+  r->in.pb_own = r->own[3];
+  r->in.st_free = !r->own[0] && !r->blocked[0], r->in.ot_free = !r->own[1] && !r->blocked[1],
+  r->in.rc_free = !r->own[2] && !r->blocked[2], r->in.pb_free = !r->own[3] && !r->blocked[3];
+  mp1_rm_out_t o;
+  mp1_rm_next_t nx;
+  mp1_rm_eval(&r->st, &r->in, &o, &nx);
+  const uint32_t dat[4] = {r->own[0] ? o.st_dat : 0, r->own[1] ? o.ot_dat : 0,
+                           r->own[2] ? o.rc_dat : 0, r->own[3] ? o.pb_dat : 0};
+  const uint32_t req[4] = {o.st_req, o.ot_req, o.rc_req, o.pb_req};
+  for (int k = 0; k < 4; k++) {
+    r->out[k].c[r->out[k].n++] = (uint8_t)dat[k];
+    if (dat[k] && r->first_cycle[k] < 0)
+      r->first_cycle[k] = t;
+    r->own[k] = req[k] && !r->blocked[k];
+  }
+  mp1_rm_clock(&r->st, &nx);
 }
 
 /* The non-idle part of an output: from its first chunk to the last non-idle one. */
@@ -212,6 +246,88 @@ static void test_broadcast_copies(void **state) {
   assert_int_equal(r.first_cycle[MP1_RM_OT], r.first_cycle[MP1_RM_RC]);
 }
 
+/* §5.4: both outputs busy: a three-segment message fills the buffer with its first segment, stop
+   holds the rest upstream, and when the straight output frees it all leaves in order. */
+static void test_blocked_multi_segment(void **state) {
+  (void)state;
+  rig_t r;
+  rig_init(&r, 2, 4);
+  r.blocked[MP1_RM_ST] = r.blocked[MP1_RM_OT] = 1;
+  r.unblock_at[MP1_RM_ST] = 400;
+  stream_t seg[3] = {{.n = 0}, {.n = 0}, {.n = 0}}, all = {.n = 0}, got;
+  put_flit(&seg[0], aflit(MP1_CODE_P2P_ADAPTIVE, 9));
+  put_flit(&seg[0], aflit(MP1_CODE_DELIVER, 7));
+  for (int i = 0; i < 30; i++) put_flit(&seg[0], (uint32_t)i);
+  seg[0].c[seg[0].n++] = MP1_CH_EOS;
+  for (int i = 0; i < 32; i++) put_flit(&seg[1], (uint32_t)(100 + i));
+  seg[1].c[seg[1].n++] = MP1_CH_EOS;
+  for (int i = 0; i < 5; i++) put_flit(&seg[2], (uint32_t)(200 + i));
+  seg[2].c[seg[2].n++] = MP1_CH_EOM;
+  const int fill = rig_run_segs(&r, seg, 3, 900);
+  assert_true(fill <= MP1_RM_BUF);
+  assert_true(fill >= 97); /* a whole segment waited in the buffer */
+  for (int k = 0; k < 3; k++) {
+    memcpy(all.c + all.n, seg[k].c, (size_t)seg[k].n);
+    all.n += seg[k].n;
+  }
+  trimmed(&r.out[MP1_RM_ST], &got);
+  /* the straight output carries the segments in order, each followed by the idle chunk */
+  stream_t nz = {.n = 0}, wz = {.n = 0};
+  for (int i = 0; i < got.n; i++)
+    if (got.c[i]) nz.c[nz.n++] = got.c[i];
+  for (int i = 0; i < all.n; i++)
+    if (all.c[i]) wz.c[wz.n++] = all.c[i];
+  assert_stream_eq(&nz, &wz);
+  assert_int_equal(r.first_cycle[MP1_RM_OT], -1);
+  assert_true(r.first_cycle[MP1_RM_ST] > 400);
+  assert_int_equal(r.st.r.rm_st, MP1_RM_IDLE);
+}
+
+/* §8.8 rule 10: a broadcast of two segments leaves as its first, ended by EOM; the rest is dropped
+   and counted, and the machine is free again. */
+static void test_broadcast_cut(void **state) {
+  (void)state;
+  rig_t r;
+  rig_init(&r, 2, 4);
+  stream_t seg[2] = {{.n = 0}, {.n = 0}}, want = {.n = 0}, got;
+  put_flit(&seg[0], aflit(MP1_CODE_BCAST_2D, 9));
+  put_flit(&seg[0], aflit(MP1_CODE_BCAST_1D, 7));
+  put_flit(&seg[0], 0x55);
+  seg[0].c[seg[0].n++] = MP1_CH_EOS;
+  put_flit(&seg[1], 0x66);
+  seg[1].c[seg[1].n++] = MP1_CH_EOM;
+  rig_run_segs(&r, seg, 2, 200);
+  memcpy(want.c, seg[0].c, (size_t)seg[0].n);
+  want.n = seg[0].n;
+  want.c[want.n - 1] = MP1_CH_EOM;
+  trimmed(&r.out[MP1_RM_ST], &got);
+  assert_stream_eq(&got, &want);
+  assert_int_equal(r.st.r.cnt_bad_long, 1);
+  assert_int_equal(r.st.r.rm_st, MP1_RM_IDLE);
+}
+
+/* §8.8 rule 12: an abort arrives while the first segment still waits in the buffer: the segment
+   goes out, then the abort, and the machine ends the message. */
+static void test_abort_behind_buffered_segment(void **state) {
+  (void)state;
+  rig_t r;
+  rig_init(&r, 4, 2);
+  r.blocked[MP1_RM_OT] = 1;
+  r.unblock_at[MP1_RM_OT] = 120;
+  stream_t seg[2] = {{.n = 0}, {.n = 0}}, got;
+  put_flit(&seg[0], aflit(MP1_CODE_P2P_STATIC, 4)); /* turns here */
+  put_flit(&seg[0], aflit(MP1_CODE_DELIVER, 7));
+  put_flit(&seg[0], 0x12);
+  seg[0].c[seg[0].n++] = MP1_CH_EOS;
+  seg[1].c[seg[1].n++] = MP1_CH_ILLEGAL;
+  rig_run_segs(&r, seg, 2, 300);
+  trimmed(&r.out[MP1_RM_OT], &got);
+  assert_true(got.n >= 2);
+  assert_int_equal(got.c[got.n - 1], MP1_CH_ILLEGAL);
+  assert_int_equal(r.st.r.cnt_cut, 1);
+  assert_int_equal(r.st.r.rm_st, MP1_RM_IDLE);
+}
+
 /* §8.8 rule 11: a two-dimension header that ends after its first flit is cut, not waited for. */
 static void test_header_cut_short(void **state) {
   (void)state;
@@ -252,6 +368,9 @@ int main(void) {
       cmocka_unit_test(test_broadcast_copies),
       cmocka_unit_test(test_turn_into_missing_output),
       cmocka_unit_test(test_header_cut_short),
+      cmocka_unit_test(test_blocked_multi_segment),
+      cmocka_unit_test(test_broadcast_cut),
+      cmocka_unit_test(test_abort_behind_buffered_segment),
   };
   return cmocka_run_group_tests_name("mp1_rm", tests, NULL, NULL);
 }
