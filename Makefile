@@ -88,11 +88,12 @@ $(BUILD)/tests-san/%: tests/%.c $(LIB_SAN) $(CMODEL_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $(SANFLAGS) $< $(LIB_SAN) -lcmocka -lm -o $@
 
-test-unit: $(addprefix $(BUILD)/tests/,$(UNIT_TESTS)) $(addprefix $(BUILD)/tests-san/,$(UNIT_TESTS))
+test-unit: $(addprefix $(BUILD)/tests/,$(UNIT_TESTS)) $(addprefix $(BUILD)/tests-san/,$(UNIT_TESTS)) $(BUILD)/madpost
 	@for t in $(UNIT_TESTS); do \
 	  echo "== unit: $$t"; MADPOST_ROOT=$(CURDIR) $(BUILD)/tests/$$t || exit 1; \
 	  echo "== unit (asan+ubsan): $$t"; MADPOST_ROOT=$(CURDIR) $(BUILD)/tests-san/$$t || exit 1; \
 	done
+	@bash tests/test_cli.sh $(BUILD)/madpost
 
 # ---- RTL: lint, synthesis, port check -------------------------------------------------------------
 lint:
@@ -315,6 +316,7 @@ figures-plot: $(BUILD)/madpost
 # ---- Benchmarks (speed is measured here, never in tests) -------------------------------------------
 bench: $(BUILD)/madpost $(LOCKSTEP)
 	$(BUILD)/madpost linkbench --cycles 20000000
+	$(BUILD)/madpost meshbench --mesh 16x16 --cycles 20000
 	@s=$$(date +%s.%N); $(LOCKSTEP) --test random --seed 1 --cycles 5000000 | tail -1; \
 	  e=$$(date +%s.%N); awk -v s=$$s -v e=$$e 'BEGIN { printf "lockstep: 5004000 cycles (2 RTL + 2 model ends) in %.2f s: %.2f M cycles/s\n", e - s, 5.004 / (e - s) }'
 

@@ -9,6 +9,7 @@
 #include "dslink.h"
 #include "dslink_bw.h"
 #include "mp1_hop.h"
+#include "mp1_mesh.h"
 #include "mp1_nic.h"
 #include "t9k.h"
 
@@ -26,6 +27,9 @@ static int usage(FILE *f) {
           "           --type static|adaptive (default static) --load PPM (background messages per\n"
           "           node per million cycles, default 0) --bg-len BYTES (default 4) --seed S\n"
           "           --vcd FILE (the path nodes) --format table|csv|json\n"
+          "  meshbench  speed of the MP1 mesh C model under uniform random traffic\n"
+          "           --mesh KXxKY (default 16x16) --cycles N (default 20000) --load PPM\n"
+          "           (messages per node per million cycles, default 5000)\n"
           "  help     this text\n");
   return f == stderr ? 2 : 0;
 }
@@ -190,7 +194,8 @@ static int cmd_linkbench(int argc, char **argv) {
   return 0;
 }
 
-static int parse_pair(const char *opt, const char *v, char sep, uint32_t *a, uint32_t *b) {
+static int parse_pair(const char *opt, const char *v, char sep, uint32_t lo, uint32_t hi,
+                      uint32_t *a, uint32_t *b) {
   char buf[32];
   const char *m = strchr(v, sep);
   if (!m || (size_t)(m - v) >= sizeof buf) {
@@ -199,7 +204,7 @@ static int parse_pair(const char *opt, const char *v, char sep, uint32_t *a, uin
   }
   memcpy(buf, v, (size_t)(m - v));
   buf[m - v] = 0;
-  if (parse_u32(opt, buf, 0, 31, a) || parse_u32(opt, m + 1, 0, 31, b)) return -1;
+  if (parse_u32(opt, buf, lo, hi, a) || parse_u32(opt, m + 1, lo, hi, b)) return -1;
   return 0;
 }
 
@@ -218,13 +223,12 @@ static int cmd_hop(int argc, char **argv) {
     if (i + 1 >= argc) return bad("hop: %s: missing value or unknown option%s", a, "");
     const char *v = argv[++i];
     if (!strcmp(a, "--mesh")) {
-      if (parse_pair(a, v, 'x', &c.kx, &c.ky)) return 2;
-      if (c.kx < 1 || c.ky < 1) return bad("--mesh: '%s': each side must be 1..32%s", v, "");
+      if (parse_pair(a, v, 'x', 1, 32, &c.kx, &c.ky)) return 2;
     } else if (!strcmp(a, "--src")) {
-      if (parse_pair(a, v, ',', &c.sx, &c.sy)) return 2;
+      if (parse_pair(a, v, ',', 0, 31, &c.sx, &c.sy)) return 2;
       have_src = 1;
     } else if (!strcmp(a, "--dst")) {
-      if (parse_pair(a, v, ',', &c.dx, &c.dy)) return 2;
+      if (parse_pair(a, v, ',', 0, 31, &c.dx, &c.dy)) return 2;
       have_dst = 1;
     } else if (!strcmp(a, "--len")) {
       if (parse_u32(a, v, 1, MP1_MSG_MAX - 2, &c.len)) return 2;
@@ -326,6 +330,81 @@ static int cmd_hop(int argc, char **argv) {
   return 0;
 }
 
+static int cmd_meshbench(int argc, char **argv) {
+  uint32_t kx = 16, ky = 16, cycles = 20000, load = 5000;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    if (i + 1 >= argc) return bad("meshbench: %s: missing value or unknown option%s", a, "");
+    const char *v = argv[++i];
+    if (!strcmp(a, "--mesh")) {
+      if (parse_pair(a, v, 'x', 1, 32, &kx, &ky)) return 2;
+    } else if (!strcmp(a, "--cycles")) {
+      if (parse_u32(a, v, 1, 100000000, &cycles)) return 2;
+    } else if (!strcmp(a, "--load")) {
+      if (parse_u32(a, v, 0, 1000000, &load)) return 2;
+    } else {
+      return bad("meshbench: unknown option '%s'%s", a, "");
+    }
+  }
+  const uint32_t n = kx * ky;
+  mp1_mesh_state_t st;
+  mp1_mesh_next_t nx;
+  mp1_mesh_in_t *in = calloc(n, sizeof *in);
+  mp1_mesh_out_t *out = calloc(n, sizeof *out);
+  mp1_nic_t *nic = calloc(2 * (size_t)n, sizeof *nic);
+  if (!in || !out || !nic || mp1_mesh_init(&st, &nx, (mp1_mesh_cfg_t){kx, ky})) {
+    fprintf(stderr, "madpost: meshbench: out of memory\n");
+    return 1;
+  }
+  uint64_t rng = 0x9e3779b97f4a7c15ull, sent = 0, got = 0;
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (uint32_t t = 0; t < cycles; t++) {
+    if (t % 5000 == 0 && t) fprintf(stderr, "meshbench: cycle %u\r", t);
+    for (uint32_t i = 0; i < n; i++) {
+      rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17; /* xorshift: speed only */
+      if (n > 1 && (uint32_t)(rng % 1000000u) < load && nic[i].count < MP1_NIC_QUEUE) {
+        uint32_t d = (uint32_t)((rng >> 24) % (n - 1));
+        if (d >= i) d++;
+        const uint32_t sx = i % kx, sy = i / kx, dx = d % kx, dy = d / kx;
+        mp1_msg_t m;
+        memset(&m, 0, sizeof m);
+        uint32_t h = 0;
+        if (dx != sx && dy != sy) {
+          m.bytes[h++] = (uint8_t)dx;
+          m.bytes[h++] = (uint8_t)(2u << 5 | dy);
+        } else {
+          m.bytes[h++] = (uint8_t)(2u << 5 | (dx != sx ? dx : dy));
+        }
+        for (int b = 0; b < 4; b++) m.bytes[h++] = (uint8_t)b;
+        m.len = h;
+        m.sel = mp1_sel_flit(0, ((dx < sx) << 1) | (dy < sy), dx == sx);
+        if (!mp1_nic_push(&nic[i], &m)) sent++;
+      }
+      in[i].inj_dat = nic[i].dat;
+      in[i].pbloop = 1;
+    }
+    mp1_mesh_eval(&st, in, out, &nx);
+    for (uint32_t i = 0; i < n; i++) {
+      mp1_rx_msg_t r;
+      if (mp1_nic_rx(&nic[n + i], out[i].rcv_dat, t, &r) == 1) got++;
+      mp1_nic_tx_step(&nic[i], out[i].inj_stop, t);
+    }
+    mp1_mesh_clock(&st, &nx);
+  }
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  const double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  printf("meshbench: %ux%u mesh, %u cycles in %.2f s: %.2f M chip-cycles/s, %.0f mesh cycles/s; "
+         "%llu messages sent, %llu delivered\n",
+         kx, ky, cycles, sec, (double)n * cycles / sec / 1e6, cycles / sec,
+         (unsigned long long)sent, (unsigned long long)got);
+  mp1_mesh_free(&st, &nx);
+  free(in);
+  free(out);
+  free(nic);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2)
     return usage(stderr);
@@ -333,6 +412,8 @@ int main(int argc, char **argv) {
     return usage(stdout);
   if (!strcmp(argv[1], "linkbw"))
     return cmd_linkbw(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "meshbench"))
+    return cmd_meshbench(argc - 2, argv + 2);
   if (!strcmp(argv[1], "hop"))
     return cmd_hop(argc - 2, argv + 2);
   if (!strcmp(argv[1], "linkbench"))

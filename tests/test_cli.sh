@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Command-line checks of build/madpost: usage errors exit 2 with a message naming the problem;
+# the per-hop command's zero-load figures and formats.
+set -uo pipefail
+bin=${1:-build/madpost}
+fails=0
+expect() { # expect CODE PATTERN -- ARGS...: exit code and a pattern in stdout+stderr
+  local code=$1 pat=$2; shift 3
+  local out rc
+  out=$("$bin" "$@" 2>&1); rc=$?
+  if [ "$rc" != "$code" ] || ! grep -q -- "$pat" <<<"$out"; then
+    echo "FAIL: madpost $* -> exit $rc (want $code), output lacks '$pat':"; echo "$out" | head -5
+    fails=$((fails + 1))
+  fi
+}
+expect 2 "unknown command" -- nosuch
+expect 2 "required" -- hop --src 1,1
+expect 2 "outside the 4x4 mesh" -- hop --src 0,0 --dst 4,0
+expect 2 "same node" -- hop --src 2,2 --dst 2,2
+expect 2 "not a number in 1..32" -- hop --mesh 33x4 --src 0,0 --dst 1,1
+expect 2 "not of the form" -- hop --src 00 --dst 1,1
+expect 2 "is not static or adaptive" -- hop --src 0,0 --dst 1,1 --type fast
+expect 2 "not a number" -- hop --src 0,0 --dst 1,1 --len 0
+expect 2 "unknown option" -- hop --src 0,0 --dst 1,1 --bogus 1
+expect 2 "unknown option" -- meshbench --bogus 1
+# zero-load figures: straight hops of 1 cycle, the formula matched, data intact
+expect 0 "measured 17: matches" -- hop --src 0,0 --dst 3,0 --len 4
+expect 0 "measured 305: matches" -- hop --src 0,0 --dst 3,2 --len 96
+expect 0 '"delay":1,"dead":0' -- hop --src 0,0 --dst 3,3 --format json
+expect 0 "^1,0,0,X,straight,9,9,10,1,0,0$" -- hop --src 0,0 --dst 3,0 --format csv
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+expect 0 "data intact" -- hop --src 0,0 --dst 2,2 --vcd "$tmp/p.vcd"
+grep -q 'n0_x0_y0' "$tmp/p.vcd" || { echo "FAIL: no path scope in the VCD"; fails=$((fails + 1)); }
+expect 1 "cannot write" -- hop --src 0,0 --dst 2,2 --vcd /nonexistent/dir/p.vcd
+if [ "$fails" -ne 0 ]; then echo "test_cli: $fails failed"; exit 1; fi
+echo "test_cli: all passed"
