@@ -102,6 +102,7 @@ lint:
 	verilator --lint-only -Wall --top-module $(MP1_RM_TOP) $(MP1_RM_RTL)
 	verilator --lint-only -Wall --top-module $(MP1_PLANE_TOP) $(MP1_PLANE_RTL)
 	verilator --lint-only -Wall --top-module $(MP1_CHIP_TOP) $(MP1_CHIP_RTL)
+	verilator --lint-only -Wall --top-module mp1_mesh $(MP1M_VFLAGS) $(MP1_MESH_RTL)
 	@echo "lint: verilator -Wall clean"
 
 synth: $(BUILD)/synth/dslink.log $(BUILD)/synth/mp1_rm.log $(BUILD)/synth/mp1_plane.log $(BUILD)/synth/mp1_chip.log
