@@ -42,14 +42,19 @@ LOCKSTEP := $(VL_DIR)/Vdslink
 all: lib $(BUILD)/madpost $(LOCKSTEP)
 
 help:
-	@echo "make run        main job: DS-Link lockstep run with waves, then the link figures"
-	@echo "make test       everything CI runs: unit tests (plain and sanitized, with the figures check),"
+	@echo "make run        main job: DS-Link lockstep run with waves, the link figures, an MP1 per-hop run"
+	@echo "make test       everything CI runs: unit and command-line tests (plain and sanitized),"
 	@echo "                lint, synth, ports, DS-Link lockstep (bit periods 1 and 3), MP1 routing"
-	@echo "                machine and plane lockstep, mutants of every block"
+	@echo "                machine, plane, chip and 4x4 mesh lockstep (directed and random), mutants"
+	@echo "                of every block and level"
+	@echo "make test-mp1-rm|test-mp1-plane|test-mp1-chip|test-mp1-mesh   one MP1 level"
+	@echo "make mutants-mp1-rm|...-plane|...-chip|...-mesh               its mutants"
 	@echo "make soak       long random lockstep runs (SOAK_CYCLES, SOAK_SEEDS)"
+	@echo "make bench      speed of the DS-Link model and lockstep, and of the MP1 mesh model"
 	@echo "make figures    measure the link figures and print them (figures-doc: into docs/dslink.md,"
 	@echo "                figures-plot: PNG and SVG plots under build/plots/)"
 	@echo "DSLINK_RTL=... DSLINK_TOP=... DSLINK_PARAMS=... DSLINK_CMP_REGS=0|1  select the RTL"
+	@echo "MP1_RM_RTL/TOP/CMP_REGS, MP1_PLANE_RTL/TOP, MP1_CHIP_RTL/TOP/CMP_REGS, MESH_KX/KY"
 
 deps:
 	@scripts/deps.sh
@@ -328,6 +333,7 @@ run: deps
 	$(LOCKSTEP) --test packets --seed 7 --waves
 	$(LOCKSTEP) --test faults --seed 7 --cycles 1000000
 	$(BUILD)/madpost linkbw --format table
+	$(BUILD)/madpost hop --mesh 4x4 --src 0,0 --dst 3,2 --len 4
 
 test: deps
 	@$(MAKE) --no-print-directory test-unit

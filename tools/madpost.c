@@ -314,8 +314,8 @@ static int cmd_hop(int argc, char **argv) {
            "  k = 3 bits (MP1 propagates one 3-bit chunk per cycle): t = d + 3F - 1 = %lld cycles",
            r.links, r.flits, r.formula_k1, (long long)r.formula);
     if (r.turns || r.segments > 1)
-      printf("\n  + %u turn%s x %d (a turn decides on the whole address flit) + %u segment "
-             "boundar%s x 2 (EOS and the idle chunk after it): %lld cycles (docs/mp1.md §13.3)",
+      printf("\n  + %u turn%s x %d (a turn decides on the whole address flit)\n  + %u segment "
+             "boundar%s x 2 (EOS and the idle chunk after it) = %lld cycles (docs/mp1.md §13.3)",
              r.turns, r.turns == 1 ? "" : "s", MP1_HOP_TURN_EXTRA, r.segments - 1,
              r.segments == 2 ? "y" : "ies", (long long)r.predicted);
     printf("\n  measured %llu: %s\n", (unsigned long long)r.net,
