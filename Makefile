@@ -111,23 +111,21 @@ lint:
 	@echo "lint: verilator -Wall clean"
 
 synth: $(BUILD)/synth/dslink.log $(BUILD)/synth/mp1_rm.log $(BUILD)/synth/mp1_plane.log $(BUILD)/synth/mp1_chip.log
+# One synthesis recipe: $(call yosys_synth,NAME,RTL,TOP); for the hierarchical designs the last
+# "Number of cells" of stat is the whole design's.
+define yosys_synth
+	@mkdir -p $(@D)
+	yosys -q -l $@ -p 'read_verilog -sv $(2); synth -top $(3); tee -o $(BUILD)/synth/$(1).stat stat'
+	@echo "synth: $(1) $$(awk '/Number of cells/ {n=$$4} END {print n}' $(BUILD)/synth/$(1).stat) cells (yosys synth)"
+endef
 $(BUILD)/synth/dslink.log: $(DSLINK_RTL)
-	@mkdir -p $(@D)
-	yosys -q -l $@ -p 'read_verilog -sv $(DSLINK_RTL); synth -top $(DSLINK_TOP); tee -o $(BUILD)/synth/dslink.stat stat'
-	@echo "synth: dslink $$(awk '/Number of cells/ {n=$$4} END {print n}' $(BUILD)/synth/dslink.stat) cells (yosys synth, default parameters)"
+	$(call yosys_synth,dslink,$(DSLINK_RTL),$(DSLINK_TOP))
 $(BUILD)/synth/mp1_rm.log: $(MP1_RM_RTL)
-	@mkdir -p $(@D)
-	yosys -q -l $@ -p 'read_verilog -sv $(MP1_RM_RTL); synth -top $(MP1_RM_TOP); tee -o $(BUILD)/synth/mp1_rm.stat stat'
-	@echo "synth: mp1_rm $$(awk '/Number of cells/ {n=$$4} END {print n}' $(BUILD)/synth/mp1_rm.stat) cells (yosys synth)"
-# The hierarchical designs: the last "Number of cells" of stat is the whole design's.
+	$(call yosys_synth,mp1_rm,$(MP1_RM_RTL),$(MP1_RM_TOP))
 $(BUILD)/synth/mp1_plane.log: $(MP1_PLANE_RTL)
-	@mkdir -p $(@D)
-	yosys -q -l $@ -p 'read_verilog -sv $(MP1_PLANE_RTL); synth -top $(MP1_PLANE_TOP); tee -o $(BUILD)/synth/mp1_plane.stat stat'
-	@echo "synth: mp1_plane $$(awk '/Number of cells/ {n=$$4} END {print n}' $(BUILD)/synth/mp1_plane.stat) cells (yosys synth)"
+	$(call yosys_synth,mp1_plane,$(MP1_PLANE_RTL),$(MP1_PLANE_TOP))
 $(BUILD)/synth/mp1_chip.log: $(MP1_CHIP_RTL)
-	@mkdir -p $(@D)
-	yosys -q -l $@ -p 'read_verilog -sv $(MP1_CHIP_RTL); synth -top $(MP1_CHIP_TOP); tee -o $(BUILD)/synth/mp1_chip.stat stat'
-	@echo "synth: mp1_chip $$(awk '/Number of cells/ {n=$$4} END {print n}' $(BUILD)/synth/mp1_chip.stat) cells (yosys synth)"
+	$(call yosys_synth,mp1_chip,$(MP1_CHIP_RTL),$(MP1_CHIP_TOP))
 
 check-ports: $(BUILD)/portlist
 	@scripts/check_ports.sh $(BUILD)/portlist dslink $(DSLINK_TOP) $(DSLINK_RTL)
