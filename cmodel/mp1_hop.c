@@ -47,28 +47,16 @@ static void fail(char *err, unsigned len, const char *fmt, ...) {
   va_end(ap);
 }
 
-/* A point-to-point message from s to d (dimension order X then Y; plane from the offsets'
- * signs, docs/mp1.md §4). Returns the header flit count. */
+/* A point-to-point message from s to d with `len` data bytes; ours (id 0) has its own pattern.
+ * Returns the header flit count. */
 static uint32_t make_msg(const mp1_mesh_cfg_t *c, uint32_t s, uint32_t d, uint32_t len,
                          uint32_t adaptive, uint64_t id, mp1_msg_t *m) {
-  const uint32_t sx = s % c->kx, sy = s / c->kx, dx = d % c->kx, dy = d / c->kx;
-  const uint32_t plane = ((dx < sx) << 1) | (dy < sy);
-  uint32_t h = 0, dim = 0;
   memset(m, 0, sizeof *m);
   m->id = id;
-  if (dx != sx && dy != sy) {
-    m->bytes[h++] = (uint8_t)(((adaptive ? 1u : 0u) << 5) | dx);
-    m->bytes[h++] = (uint8_t)((2u << 5) | dy);
-  } else if (dx != sx) {
-    m->bytes[h++] = (uint8_t)((2u << 5) | dx);
-  } else {
-    m->bytes[h++] = (uint8_t)((2u << 5) | dy);
-    dim = 1;
-  }
+  const uint32_t h = mp1_msg_p2p(c->kx, s, d, adaptive, m);
   for (uint32_t i = 0; i < len; i++)
     m->bytes[h + i] = (uint8_t)(id ? id * 31 + i * 7 : 0xa5u ^ (i * 29u));
   m->len = h + len;
-  m->sel = mp1_sel_flit(0, plane, dim);
   return h;
 }
 

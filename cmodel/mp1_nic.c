@@ -13,6 +13,24 @@ int mp1_nic_push(mp1_nic_t *nic, const mp1_msg_t *m) {
   return 0;
 }
 
+uint32_t mp1_msg_p2p(uint32_t kx, uint32_t s, uint32_t d, uint32_t adaptive, mp1_msg_t *m) {
+  const uint32_t sx = s % kx, sy = s / kx, dx = d % kx, dy = d / kx;
+  const uint32_t plane = ((dx < sx) << 1) | (dy < sy);
+  uint32_t h = 0, dim = 0;
+  if (dx != sx && dy != sy) {
+    m->bytes[h++] = (uint8_t)(((adaptive ? 1u : 0u) << 5) | dx);
+    m->bytes[h++] = (uint8_t)((2u << 5) | dy);
+  } else if (dx != sx) {
+    m->bytes[h++] = (uint8_t)((2u << 5) | dx);
+  } else {
+    m->bytes[h++] = (uint8_t)((2u << 5) | dy);
+    dim = 1;
+  }
+  m->len = h;
+  m->sel = mp1_sel_flit(0, plane, dim);
+  return h;
+}
+
 static void put_flit(mp1_chunks_t *o, uint32_t b) {
   o->c[o->n++] = (uint8_t)(4u | ((b >> 6) & 3u));
   o->c[o->n++] = (uint8_t)((b >> 3) & 7u);

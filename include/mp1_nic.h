@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "mp1_chip.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -54,6 +56,11 @@ typedef struct {
 void mp1_nic_reset(mp1_nic_t *nic);
 /* Queues a message; -1 when the queue is full. */
 int mp1_nic_push(mp1_nic_t *nic, const mp1_msg_t *m);
+/* The header and selection of a point-to-point message from node s to node d of a mesh kx wide
+ * (dimension order X then Y, plane from the offsets' signs, docs/mp1.md §4, §13.2): code 0 or 1
+ * (adaptive) and DELIVER when both dimensions differ, else DELIVER alone. Writes m->bytes[0..h),
+ * m->sel and m->len = h; returns h, the header length. */
+uint32_t mp1_msg_p2p(uint32_t kx, uint32_t s, uint32_t d, uint32_t adaptive, mp1_msg_t *m);
 /* Splits a message into chunks (docs/mp1.md §2, §3). */
 void mp1_msg_chunks(const mp1_msg_t *m, mp1_chunks_t *out);
 /* After the cycle-t eval: the next chunk, from this cycle's inj_stop (a sender's register).

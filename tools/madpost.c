@@ -366,19 +366,11 @@ static int cmd_meshbench(int argc, char **argv) {
       if (n > 1 && (uint32_t)(rng % 1000000u) < load && nic[i].count < MP1_NIC_QUEUE) {
         uint32_t d = (uint32_t)((rng >> 24) % (n - 1));
         if (d >= i) d++;
-        const uint32_t sx = i % kx, sy = i / kx, dx = d % kx, dy = d / kx;
         mp1_msg_t m;
         memset(&m, 0, sizeof m);
-        uint32_t h = 0;
-        if (dx != sx && dy != sy) {
-          m.bytes[h++] = (uint8_t)dx;
-          m.bytes[h++] = (uint8_t)(2u << 5 | dy);
-        } else {
-          m.bytes[h++] = (uint8_t)(2u << 5 | (dx != sx ? dx : dy));
-        }
+        uint32_t h = mp1_msg_p2p(kx, i, d, 0, &m);
         for (int b = 0; b < 4; b++) m.bytes[h++] = (uint8_t)b;
         m.len = h;
-        m.sel = mp1_sel_flit(0, ((dx < sx) << 1) | (dy < sy), dx == sx);
         if (!mp1_nic_push(&nic[i], &m)) sent++;
       }
       in[i].inj_dat = nic[i].dat;
