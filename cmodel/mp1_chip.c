@@ -46,8 +46,8 @@ static uint32_t out_edge(const mp1_chip_in_t *in, uint32_t plane, uint32_t dim) 
   return ny ? in->py == 0 : in->py == in->ymax;
 }
 
-static void fe_eval(const fe_t *q, uint32_t c, uint32_t stop, uint32_t fseg, const mp1_chip_in_t *in,
-                    fe_t *d, fe_ev_t *ev) {
+static void fe_eval(const fe_t *q, uint32_t c, uint32_t stop, uint32_t fseg, uint32_t min_plane,
+                    const mp1_chip_in_t *in, fe_t *d, fe_ev_t *ev) {
   memset(ev, 0, sizeof *ev);
   *d = *q;
   const uint32_t at0 = q->ic == 0;
@@ -81,7 +81,8 @@ static void fe_eval(const fe_t *q, uint32_t c, uint32_t stop, uint32_t fseg, con
         const uint32_t sel = q->sel;
         if ((sel >> 5) != (in->chip & 7u)) {
           d->st = MP1_FE_SKIP;
-        } else if ((sel & 3u) == 0 && !out_edge(in, (sel >> 3) & 3u, (sel >> 2) & 1u)) {
+        } else if ((sel & 3u) == 0 && ((sel >> 3) & 3u) >= min_plane &&
+                   !out_edge(in, (sel >> 3) & 3u, (sel >> 2) & 1u)) {
           d->st = MP1_FE_PEND;
         } else {
           ev->sel_bad = 1;
@@ -213,20 +214,28 @@ void mp1_chip_eval(const mp1_chip_state_t *st, const mp1_chip_in_t *in, mp1_chip
   const uint32_t chunk[2] = {in->inj_dat & 7u, in->pbloop ? pbo : (in->pbi_dat & 7u)};
   fe_t fd[2];
   fe_ev_t ev[2];
-  for (int f = 0; f < 2; f++) fe_eval(&fq[f], chunk[f], stop[f], r->inj_fseg, in, &fd[f], &ev[f]);
+  /* A looped piggy-back message may only go on in a plane above the one it arrived in (§11.3). */
+  const uint32_t pb_min = in->pbloop && r->pba_own ? ((r->pba_own - 1) >> 1) + 1 : 0;
+  fe_eval(&fq[0], chunk[0], stop[0], r->inj_fseg, 0, in, &fd[0], &ev[0]);
+  fe_eval(&fq[1], chunk[1], stop[1], r->inj_fseg, pb_min, in, &fd[1], &ev[1]);
+  const int cand[2] = {fq[0].st == MP1_FE_PEND && fd[0].st == MP1_FE_PEND,
+                       fq[1].st == MP1_FE_PEND && fd[1].st == MP1_FE_PEND};
   nx->r.inj_dat = 0;
   if (r->inj_cur != 0) {
     const int f = (int)r->inj_cur - 1;
     nx->r.inj_dat = ev[f].dat;
     if (ev[f].fwd_start) nx->r.inj_fseg = 1;
     if (ev[f].leave) nx->r.inj_cur = 0;
+    /* An interface message that has sent nothing and cannot start yet gives way to a waiting
+       piggy-back message (§11.3 yield). */
+    if (f == 0 && !r->inj_fseg && stop[0] && fd[0].st == MP1_FE_FWD && fq[0].ic == 0 &&
+        !fq[0].iseg && chunk[0] == MP1_CH_IDLE && cand[1]) {
+      fd[0].st = MP1_FE_PEND;
+      nx->r.inj_cur = 0;
+    }
   } else {
-    const int cand[2] = {fq[0].st == MP1_FE_PEND && fd[0].st == MP1_FE_PEND,
-                         fq[1].st == MP1_FE_PEND && fd[1].st == MP1_FE_PEND};
-    int pick = -1;
-    if (cand[0] && cand[1]) pick = r->inj_last == 0 ? 1 : 0;
-    else if (cand[0]) pick = 0;
-    else if (cand[1]) pick = 1;
+    /* the piggy-back source first: its message holds a path upstream (§11.3) */
+    const int pick = cand[1] ? 1 : cand[0] ? 0 : -1;
     if (pick >= 0) {
       fd[pick].st = MP1_FE_FWD;
       nx->r.inj_cur = (uint32_t)pick + 1;

@@ -98,6 +98,8 @@ module mp1_chip (
   // The piggy-back front end's source and stop, and the stop the machines' pb copies see.
   logic [2:0]  pb_src;
   logic        pb_fe_stop, pb_stop;
+  logic [3:0]  pba_own_q;
+  logic [1:0]  pba_own_plane;
   logic [4*PlaneRegBits-1:0] dbg_p;
 
   assign xin_dat   = {p3_xin_dat_i, p2_xin_dat_i, p1_xin_dat_i, p0_xin_dat_i};
@@ -362,14 +364,22 @@ module mp1_chip (
     .own_o    (pb_own),
     .free_o   (pb_free),
     .dat_o    (pbo_dat_o),
-    .own_q_o  (dbg_pba_own_o),
+    .own_q_o  (pba_own_q),
     .last_q_o (dbg_pba_last_o)
   );
+
+  assign dbg_pba_own_o = pba_own_q;
+  // The plane of the machine owning the piggy-back channel (machine m = 2p or 2p + 1): with the
+  // loop, the sender of what the pb front end sees, for the plane order (§11.3).
+  assign pba_own_plane = 2'((pba_own_q - 4'd1) >> 1);
 
   mp1_inj u_inj (
     .clk_i               (clk_i),
     .rst_ni              (rst_ni),
     .chip_i              (chip_i),
+    .pbloop_i            (pbloop_i),
+    .pb_own_vld_i        (pba_own_q != 4'd0),
+    .pb_own_plane_i      (pba_own_plane),
     .out_edge_i          (out_edge),
     .out_own_i           (inj_own),
     .out_stop_i          (out_stop),

@@ -4,6 +4,11 @@ module mp1_inj (
   input  logic        clk_i,
   input  logic        rst_ni,
   input  logic [2:0]  chip_i,
+  // Piggy-back loop (§11.3): the pb source is the chip's own piggy-back output, sent by the
+  // machine owning it (valid while the piggy-back arbiter has an owner) in plane pb_own_plane_i.
+  input  logic        pbloop_i,
+  input  logic        pb_own_vld_i,
+  input  logic [1:0]  pb_own_plane_i,
   // Per plane output {p, d} (d: 0 X, 1 Y): it leads out of the mesh, the plane arbiter's
   // inj_<d>_own, and the stop of the receiver behind it.
   input  logic [7:0]  out_edge_i,
@@ -65,6 +70,7 @@ module mp1_inj (
   logic [2:0]  tgt_d, tgt_q;
   logic [2:0]  dat_d, dat_q;
   logic        fseg_d, fseg_q;
+  // The source served last: no longer steers the pick (pb goes first), kept for observation.
   logic        last_d, last_q;
   logic [15:0] cnt_msgs_d, cnt_msgs_q;
   logic [15:0] cnt_sel_bad_d, cnt_sel_bad_q;
@@ -75,7 +81,7 @@ module mp1_inj (
   logic [5:0]  fe_dat, fe_fwd_dat, fe_st;
   logic [3:0]  fe_ic;
   logic [15:0] fe_sel;
-  logic [1:0]  fe_iseg, fe_sok, fe_stop, fe_cand, fe_pick, fe_leave, fe_fseg_set;
+  logic [1:0]  fe_iseg, fe_sok, fe_stop, fe_cand, fe_pick, fe_yield, fe_leave, fe_fseg_set;
   logic [1:0]  fe_inc_msgs, fe_inc_sel_bad, fe_inc_drop, fe_inc_stray;
   logic        tgt_own, tgt_stop;
 
@@ -94,11 +100,11 @@ module mp1_inj (
     logic       sok_d, sok_q;
 
     logic [2:0] c;
-    logic       start, endc, eom, eos, gap, trunc, abort, stray, in_mesh;
-    // This front end's bit of the fe_* handshake vectors: pick comes from the core; leave
+    logic       start, endc, eom, eos, gap, trunc, abort, stray, in_mesh, plane_ok;
+    // This front end's bit of the fe_* handshake vectors: pick and yield come from the core; leave
     // (FWD ends this cycle), fwd_dat (inj_dat_d while forwarding), fseg_set (a segment started
     // going out) and the counter events go to it.
-    logic       stop, pick, leave, fseg_set;
+    logic       stop, pick, yield, leave, fseg_set;
     logic [2:0] fwd_dat;
     logic       inc_msgs, inc_sel_bad, inc_drop, inc_stray;
 
@@ -148,6 +154,15 @@ module mp1_inj (
     // sel[4:2] = {plane, dim}: the output the message starts on must lead into the mesh.
     assign in_mesh = !out_edge_i[sel_q[4:2]];
 
+    // Plane order for the loop: a looped message may only go on in a plane above the one it
+    // arrived in, so every chain of waits ends in plane 3 and none can come back around. With no
+    // owner of the piggy-back channel there is nothing to order against.
+    if (f == FePb) begin : g_plane_order
+      assign plane_ok = !pbloop_i || !pb_own_vld_i || (sel_q[4:3] > pb_own_plane_i);
+    end else begin : g_no_plane_order
+      assign plane_ok = 1'b1;
+    end
+
     always_comb begin
       st_d        = st_q;
       sel_d       = sel_q;
@@ -177,7 +192,7 @@ module mp1_inj (
             if (sel_q[7:5] != chip_i) begin
               // Another chip's message on the shared interface: not an error here.
               st_d = FeSkip;
-            end else if (sel_q[1:0] == 2'b00 && in_mesh) begin
+            end else if (sel_q[1:0] == 2'b00 && in_mesh && plane_ok) begin
               st_d = FePend;
             end else begin
               inc_sel_bad = 1'b1;
@@ -244,6 +259,10 @@ module mp1_inj (
             st_d     = FeFree;
           end else if (stray) begin
             inc_stray = 1'b1;
+          end else if (yield) begin
+            // Nothing of the message has gone out and the source is idle: back to waiting, so
+            // the piggy-backed message (which holds its path upstream) goes first.
+            st_d = FePend;
           end
         end
 
@@ -278,6 +297,7 @@ module mp1_inj (
     end
 
     assign pick               = fe_pick[f];
+    assign yield              = fe_yield[f];
     assign fe_stop[f]         = stop;
     assign fe_leave[f]        = leave;
     assign fe_fseg_set[f]     = fseg_set;
@@ -294,9 +314,20 @@ module mp1_inj (
   end
 
   // ---- Core ------------------------------------------------------------------------------------
-  // Of two candidates, the one not served last (last: 0 if, 1 pb), so neither source starves.
-  assign fe_pick[FeIf] = (cur_q == CurNone) && fe_cand[FeIf] && (!fe_cand[FePb] || last_q);
-  assign fe_pick[FePb] = (cur_q == CurNone) && fe_cand[FePb] && (!fe_cand[FeIf] || !last_q);
+  // Of two candidates, pb first: a piggy-backed message holds its path upstream, an interface
+  // message holds nothing, so making pb wait could close a cycle of waits between planes.
+  assign fe_pick[FeIf] = (cur_q == CurNone) && fe_cand[FeIf] && !fe_cand[FePb];
+  assign fe_pick[FePb] = (cur_q == CurNone) && fe_cand[FePb];
+
+  // Yield: an interface message that has not started (nothing sent, its source idle and held by
+  // stop) gives the controller up to a waiting pb message, instead of holding it while its output
+  // waits for buffer space. It goes back to PEND; leaving FWD drops inj_cur, and the next cycle
+  // picks pb.
+  assign fe_yield[FeIf] = (cur_q == CurIf) && !fseg_q && fe_stop[FeIf] &&
+                          (fe_ic[2*FeIf+:2] == 2'd0) && !fe_iseg[FeIf] &&
+                          (fe_dat[3*FeIf+:3] == ChIdle) && fe_cand[FePb];
+  // pb always goes first, so it never yields.
+  assign fe_yield[FePb] = 1'b0;
 
   always_comb begin
     cur_d  = cur_q;

@@ -243,7 +243,9 @@ class Tb {
       s.neg = y ? ny : nx;
       s.oneg = y ? nx : ny;
       s.nest = true;
-      s.nest_sel = mp1_sel_flit(in_.chip, rng_below(&g_, 4), rng_below(&g_, 2));
+      // mostly a plane above this one (the loop's plane order, docs/mp1.md §11.3), else any
+      const uint32_t np = p < 3 && rng_below(&g_, 4) ? p + 1 + rng_below(&g_, 3 - p) : rng_below(&g_, 4);
+      s.nest_sel = mp1_sel_flit(in_.chip, np, rng_below(&g_, 2));
     }
     rng_seed(&ifs_.src.rng, o.seed, 20);
     rng_seed(&pbs_.src.rng, o.seed, 21);

@@ -72,10 +72,7 @@ class Traffic {
  public:
   explicit Traffic(rng_t *g) : g_(g) {}
   uint32_t max_len = 96;   // data bytes
-  // bit 0 p2p, 1 broadcast, 2 intra-plane piggy-back, 3 inter-plane, 4 malformed. Inter-plane
-  // piggy-back is off by default: it can deadlock the mesh through the chips' shared injection
-  // controllers (docs/mp1.md §12.3); +kinds=0x1f turns it on.
-  uint32_t kinds = 0x17;
+  uint32_t kinds = 0x1f;  // bit 0 p2p, 1 broadcast, 2 intra-, 3 inter-plane piggy-back, 4 malformed
 
   void make(uint32_t s, mp1_msg_t *m, uint64_t id) {
     Node a{s % MESH_KX, s / MESH_KX};
@@ -103,13 +100,14 @@ class Traffic {
       Node mm{mid, a.y};
       h += header(mm, b, rng_below(g_, 2), 2, m->bytes + h);
       dim = 0;
-    } else if (kind < 88 && a.x != b.x && a.y != b.y) {
+    } else if (kind < 88 && a.x != b.x && a.y != b.y && inter_plane_ok(a, b)) {
       // inter-plane piggy-back: consumed at the node in line with the destination, into the
       // chip's piggy-back channel, re-injected on the plane towards the destination
       Node mm{b.x, a.y};
       m->bytes[h++] = (uint8_t)(6u << 5 | b.x);
-      // The new plane's X sign is free (the message has no X distance left there).
-      const uint32_t p2 = ((rng_below(g_, 2)) << 1) | (b.y < mm.y);
+      // The new plane's X sign is free (no X distance is left), but it must be a plane above this
+      // one (the loop's plane order, docs/mp1.md §11.3).
+      const uint32_t p2 = inter_plane(a, b);
       m->bytes[h++] = (uint8_t)mp1_sel_flit(0, p2, 1);
       h += header(mm, b, 0, 2, m->bytes + h);  // the EOS after the selection flit: chunks_split
       seg_after_ = 2;
@@ -127,6 +125,14 @@ class Traffic {
     split_ = seg_after_;
     seg_after_ = 0;
   }
+  // The lowest plane above the source's with the destination's Y sign, or 4 if none.
+  static uint32_t inter_plane(Node a, Node b) {
+    const uint32_t p = ((b.x < a.x) << 1) | (b.y < a.y), ny = b.y < a.y;
+    for (uint32_t p2 : {ny, 2u | ny})
+      if (p2 > p) return p2;
+    return 4;
+  }
+  static bool inter_plane_ok(Node a, Node b) { return inter_plane(a, b) < 4; }
   static uint32_t kind_class(uint32_t k) {
     return k < 50 ? 0 : k < 65 ? 1 : k < 75 ? 2 : k < 88 ? 3 : k < 97 ? 0 : 4;
   }
@@ -271,8 +277,8 @@ std::vector<Case> directed_cases() {
                  {{0, 0, 0, 0, 0, m, 0}}, {{3, 0, tail(m, 2)}}, nullptr, {}, 0});
   }
   {
-    auto m = with({cf(6, 2), (uint8_t)mp1_sel_flit(0, 0, 1), cf(2, 3)}, 3, 0xa0);
-    v.push_back({"piggy_inter", "consumed at (2,0) into the piggy-back channel, re-injected on Y",
+    auto m = with({cf(6, 2), (uint8_t)mp1_sel_flit(0, 2, 1), cf(2, 3)}, 3, 0xa0);
+    v.push_back({"piggy_inter", "consumed at (2,0) into the piggy-back channel, on in plane 2 Y",
                  {{0, 0, 0, 0, 0, m, 2}}, {{2, 3, tail(m, 3)}},
                  [](const mp1_mesh_state_t &s) {
                    return expect_eq("re-injected at (2,0)", s.chip[2].r.cnt_inj_msgs, 1);

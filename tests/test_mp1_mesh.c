@@ -401,9 +401,10 @@ static void test_intra_plane_piggyback(void **state) {
 static void test_inter_plane_piggyback(void **state) {
   (void)state;
   /* Consumed at (2,0) into its chip's piggy-back channel, looped to the injection controller: a
-     selection segment, then a new message on plane 0's Y output to (2,3). */
+     selection segment, then a new message on plane 2's Y output to (2,3) (a plane above the one
+     it came in, §11.3). */
   rig_t *r = rig_new(4, 4);
-  const uint8_t b[] = {(uint8_t)code(6, 2), (uint8_t)mp1_sel_flit(0, 0, 1), (uint8_t)code(2, 3),
+  const uint8_t b[] = {(uint8_t)code(6, 2), (uint8_t)mp1_sel_flit(0, 2, 1), (uint8_t)code(2, 3),
                        0x61, 0x62, 0x63};
   r->split[node(r, 0, 0)] = 2; /* EOS after the selection flit */
   send(r, node(r, 0, 0), 0, 0, b, sizeof b);
@@ -421,6 +422,22 @@ static void test_inter_plane_piggyback(void **state) {
   rig_drain(r, 3000);
   assert_int_equal(r->ngot, 0);
   assert_int_equal(r->npbo, 1);
+  rig_free(r);
+  /* re-injection into a plane not above the one it came in breaks the plane order: a bad
+     selection, dropped and counted, and the chip goes on working */
+  r = rig_new(4, 4);
+  uint8_t down[sizeof b];
+  memcpy(down, b, sizeof b);
+  down[1] = (uint8_t)mp1_sel_flit(0, 0, 1);
+  r->split[node(r, 0, 0)] = 2;
+  send(r, node(r, 0, 0), 0, 0, down, sizeof down);
+  rig_drain(r, 3000);
+  assert_int_equal(r->ngot, 0);
+  assert_int_equal(r->st.chip[node(r, 2, 0)].r.cnt_sel_bad, 1);
+  r->split[node(r, 0, 0)] = 2;
+  send(r, node(r, 0, 0), 0, 0, b, sizeof b);
+  rig_drain(r, 3000);
+  assert_int_equal(r->ngot, 1);
   rig_free(r);
 }
 
