@@ -248,7 +248,7 @@ $(MP1M_LOCKSTEP): $(MP1M_VL_DIR)/config.stamp tb/mp1_mesh_lockstep.cpp $(MP1_TB_
 	$(call vl_build,Vmp1_mesh,mp1_mesh,$(MP1M_VL_DIR),$(MP1_MESH_RTL),tb/mp1_mesh_lockstep.cpp,$(MP1M_VFLAGS),$(MP1M_CFLAGS))
 
 MESH_DIRECTED := p2p dead_flit adaptive static multi_segment broadcast broadcast_cut piggy_intra \
-                 piggy_inter piggy_gateway bad_flits all_outputs reception
+                 piggy_inter piggy_order piggy_gateway bad_flits all_outputs reception
 test-mp1-mesh: $(MP1M_LOCKSTEP)
 	@set -e; for t in $(MESH_DIRECTED); do $(MP1M_LOCKSTEP) --test $$t | tail -1; done
 	@set -e; for s in $(MP1_MESH_SEEDS); do $(MP1M_LOCKSTEP) --seed $$s --cycles $(MP1_MESH_CYCLES) | tail -2; done

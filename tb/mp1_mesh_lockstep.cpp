@@ -283,6 +283,14 @@ std::vector<Case> directed_cases() {
                  [](const mp1_mesh_state_t &s) {
                    return expect_eq("re-injected at (2,0)", s.chip[2].r.cnt_inj_msgs, 1);
                  }, {}, 0});
+    auto down = m;
+    down[1] = (uint8_t)mp1_sel_flit(0, 0, 1);  // plane 0 again: breaks the loop's plane order
+    v.push_back({"piggy_order", "re-injection into a plane not above the one it came in: refused",
+                 {{0, 0, 0, 0, 0, down, 2}}, {},
+                 [](const mp1_mesh_state_t &s) {
+                   return expect_eq("bad selections at (2,0)", s.chip[2].r.cnt_sel_bad, 1) +
+                          expect_eq("re-injected at (2,0)", s.chip[2].r.cnt_inj_msgs, 0);
+                 }, {}, 0});
     v.push_back({"piggy_gateway", "the same with (2,0)'s loop open: it leaves on the piggy-back output",
                  {{0, 0, 0, 0, 0, m, 2}}, {},
                  [](const mp1_mesh_state_t &s) {
