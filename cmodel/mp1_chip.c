@@ -23,6 +23,16 @@ void mp1_rr_next(uint32_t own, uint32_t last, const uint32_t req[MP1_CHIP_MACHIN
   }
 }
 
+int mp1_chip_idle(const mp1_chip_state_t *st) {
+  const mp1_chip_regs_t *r = &st->r;
+  if (r->inj_cur || r->rca_own || r->pba_own || r->inj_if_st || r->inj_pb_st) return 0;
+  for (int p = 0; p < MP1_CHIP_PLANES; p++) {
+    const mp1_plane_state_t *pl = &st->pl[p];
+    if (pl->rmx.r.rm_st || pl->rmy.r.rm_st || pl->arbx_own || pl->arby_own) return 0;
+  }
+  return 1;
+}
+
 void mp1_chip_reset(mp1_chip_state_t *st) {
   memset(st, 0, sizeof *st);
   for (int p = 0; p < MP1_CHIP_PLANES; p++) mp1_plane_reset(&st->pl[p]);

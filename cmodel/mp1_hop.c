@@ -14,7 +14,7 @@
 #include "vcd.h"
 
 typedef struct {
-  uint64_t arrive, claim, emit, st_first, ot_first, rc_first, eom_in, end;
+  uint64_t arrive, claim, emit, st_first, ot_first, rc_first, eom_in;
   uint32_t route, adapt0, adapt, open;
 } res_t;
 
@@ -119,7 +119,6 @@ static int observe(hop_ctx_t *h, uint64_t t) {
       if (r->iseg && r->ic == 0 && din[j] == MP1_CH_EOM) cur->eom_in = t;
       if (t > cur->arrive && rn->rm_st == MP1_RM_IDLE) {
         cur->open = 0;
-        cur->end = t;
         cur->adapt = (rn->cnt_adapt - cur->adapt0) & 0xffffu;
       }
     }

@@ -51,6 +51,10 @@ void mp1_chip_eval(const mp1_chip_state_t *st, const mp1_chip_in_t *in, mp1_chip
                    mp1_chip_next_t *nx);
 void mp1_chip_clock(mp1_chip_state_t *st, const mp1_chip_next_t *nx);
 
+/* Nothing in the chip holds a message: every machine in IDLE, no output owned, no injection
+ * front end busy. (A run drains when every chip and interface is idle.) */
+int mp1_chip_idle(const mp1_chip_state_t *st);
+
 /* The 8-requester round-robin arbiter (§11.2): next owner (0 none, m + 1) and last granted. */
 void mp1_rr_next(uint32_t own, uint32_t last, const uint32_t req[MP1_CHIP_MACHINES],
                  uint32_t *own_d, uint32_t *last_d);

@@ -478,12 +478,7 @@ class Tb {
 
   bool busy() const {
     for (uint32_t n = 0; n < kN; n++) {
-      if (nic_[n].count || nic_[n].dat) return true;
-      const mp1_chip_state_t *c = &m_.chip[n];
-      if (c->r.inj_cur || c->r.rca_own || c->r.pba_own || c->r.inj_if_st || c->r.inj_pb_st) return true;
-      for (int p = 0; p < 4; p++)
-        if (c->pl[p].rmx.r.rm_st || c->pl[p].rmy.r.rm_st || c->pl[p].arbx_own || c->pl[p].arby_own)
-          return true;
+      if (nic_[n].count || nic_[n].dat || !mp1_chip_idle(&m_.chip[n])) return true;
     }
     return false;
   }

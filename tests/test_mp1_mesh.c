@@ -91,12 +91,7 @@ static void rig_step(rig_t *r) {
 
 static int rig_busy(const rig_t *r) {
   for (uint32_t i = 0; i < r->n; i++) {
-    if (r->tx[i].count || r->tx[i].dat) return 1;
-    const mp1_chip_state_t *c = &r->st.chip[i];
-    if (c->r.inj_cur || c->r.rca_own || c->r.pba_own) return 1;
-    for (int p = 0; p < 4; p++)
-      if (c->pl[p].rmx.r.rm_st || c->pl[p].rmy.r.rm_st || c->pl[p].arbx_own || c->pl[p].arby_own)
-        return 1;
+    if (r->tx[i].count || r->tx[i].dat || !mp1_chip_idle(&r->st.chip[i])) return 1;
   }
   return 0;
 }
