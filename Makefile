@@ -15,6 +15,8 @@ OPT     ?= -O2
 CWARN   := -std=c11 -Wall -Wextra -Werror -g
 CFLAGS  ?=
 ALLCFLAGS := $(CWARN) $(OPT) -Iinclude $(CFLAGS)
+# inih reads the simulator's configuration files (docs/mp1_sim.md §5)
+LDLIBS  := -linih -lm
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 CMODEL_SRC := $(wildcard cmodel/*.c)
@@ -76,8 +78,8 @@ $(LIB_SAN): $(patsubst cmodel/%.c,$(BUILD)/san/%.o,$(CMODEL_SRC))
 
 lib: $(LIB)
 
-$(BUILD)/madpost: tools/madpost.c $(LIB) $(CMODEL_HDR)
-	$(CC) $(ALLCFLAGS) $< $(LIB) -lm -o $@
+$(BUILD)/madpost: tools/madpost.c tools/madpost_sim.c $(LIB) $(CMODEL_HDR)
+	$(CC) $(ALLCFLAGS) tools/madpost.c tools/madpost_sim.c $(LIB) $(LDLIBS) -o $@
 
 $(BUILD)/mutgen: tools/mutgen.c
 	$(CC) $(ALLCFLAGS) $< -o $@
@@ -87,11 +89,11 @@ UNIT_TESTS := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 
 $(BUILD)/tests/%: tests/%.c $(LIB) $(CMODEL_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) $< $(LIB) -lcmocka -lm -o $@
+	$(CC) $(ALLCFLAGS) $< $(LIB) -lcmocka $(LDLIBS) -o $@
 
 $(BUILD)/tests-san/%: tests/%.c $(LIB_SAN) $(CMODEL_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) $(SANFLAGS) $< $(LIB_SAN) -lcmocka -lm -o $@
+	$(CC) $(ALLCFLAGS) $(SANFLAGS) $< $(LIB_SAN) -lcmocka $(LDLIBS) -o $@
 
 test-unit: $(addprefix $(BUILD)/tests/,$(UNIT_TESTS)) $(addprefix $(BUILD)/tests-san/,$(UNIT_TESTS)) $(BUILD)/madpost
 	@for t in $(UNIT_TESTS); do \

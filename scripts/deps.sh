@@ -3,7 +3,7 @@
 # Called by `make run` and `make test`; safe to run again. Extra package names given as arguments
 # are installed too (optional targets such as `make figures-plot` pass theirs).
 set -euo pipefail
-pkgs=(build-essential verilator yosys libcmocka-dev "$@")
+pkgs=(build-essential verilator yosys libcmocka-dev libinih-dev "$@")
 missing=()
 for p in "${pkgs[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then

@@ -13,6 +13,10 @@
 #include "mp1_nic.h"
 #include "t9k.h"
 
+int madpost_cmd_sim(int argc, char **argv);
+int madpost_cmd_sweep(int argc, char **argv);
+int madpost_cmd_simbench(int argc, char **argv);
+
 static int usage(FILE *f) {
   fprintf(f,
           "usage: madpost COMMAND [options]\n"
@@ -30,6 +34,9 @@ static int usage(FILE *f) {
           "  meshbench  speed of the MP1 mesh C model under uniform random traffic\n"
           "           --mesh KXxKY (default 16x16) --cycles N (default 20000) --load PPM\n"
           "           (messages per node per million cycles, default 5000)\n"
+          "  sim      the MP1 network simulator: one load point, seeds averaged (madpost sim --help)\n"
+          "  sweep    a load sweep of the simulator: CSV, JSON and plots (madpost sweep --help)\n"
+          "  simbench speed and memory of the simulator (options as sim)\n"
           "  help     this text\n");
   return f == stderr ? 2 : 0;
 }
@@ -408,6 +415,12 @@ int main(int argc, char **argv) {
     return cmd_meshbench(argc - 2, argv + 2);
   if (!strcmp(argv[1], "hop"))
     return cmd_hop(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "sim"))
+    return madpost_cmd_sim(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "sweep"))
+    return madpost_cmd_sweep(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "simbench"))
+    return madpost_cmd_simbench(argc - 2, argv + 2);
   if (!strcmp(argv[1], "linkbench"))
     return cmd_linkbench(argc - 2, argv + 2);
   fprintf(stderr, "madpost: unknown command '%s'\n", argv[1]);

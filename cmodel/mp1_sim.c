@@ -1,0 +1,546 @@
+/* The MP1 network simulator (docs/mp1_sim.md): per-node sources and interfaces around the mesh C
+ * model, and the metrics of seed 004 §4.2 taken from the chips' registers every cycle. */
+#include "mp1_sim.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NIL UINT32_MAX
+
+static int fail(char *err, size_t n, const char *fmt, ...) {
+  if (err && n) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, n, fmt, ap);
+    va_end(ap);
+  }
+  return -1;
+}
+
+/* A message from generation to reception. Its data carry the tag the receiver matches it by:
+ * the queue-entry cycle's low 16 bits (as 004 §4.2 keeps it in the first two data bytes), then
+ * the source node; later bytes are a pattern of both, checked on arrival. */
+typedef struct {
+  uint64_t t_enq, t_start, t_inj;
+  uint32_t src, dst, next;
+  uint16_t len;
+  uint8_t h, sel, hdr[2], sent;
+} msg_t;
+
+/* Per node: the source, the injection queue and sender, the receiver; channel bookkeeping. */
+typedef struct {
+  rng_t rng;
+  mp1_arrival_t arr;
+  uint32_t q[64];
+  uint32_t cur;       /* message in the interface buffer, being injected */
+  uint32_t tx_pos, tx_n;
+  uint8_t qh, qn, tx_in_seg, tx_phase, tx_dat;
+  uint8_t r_ic, r_isr, r_iseg, r_bad;
+  uint8_t r_tag[4];
+  uint32_t r_len;
+  uint32_t pend;      /* messages outstanding to this node (a list through msg_t.next) */
+  uint8_t ch_live;    /* per output channel: its current owner's message is live */
+  uint8_t ch_own;     /* per output channel: owned last cycle */
+  uint16_t adapt[16]; /* cnt_adapt, cnt_adapt_buf of the 8 machines at the last snapshot */
+} node_t;
+
+typedef struct {
+  const mp1_sim_cfg_t *c;
+  mp1_traffic_cfg_t tr;
+  mp1_arrival_cfg_t ar;
+  uint32_t n;
+  mp1_mesh_state_t st;
+  mp1_mesh_next_t nx;
+  mp1_mesh_in_t *in;
+  mp1_mesh_out_t *out;
+  node_t *node;
+  msg_t *m;
+  uint32_t m_cap, m_free, m_live;
+  uint64_t w0, w1; /* measured window [w0, w1) */
+  mp1_sim_result_t *r;
+  mp1_sim_chan_t *chan;
+  /* window accumulators */
+  double lat_sum, lat_sq, lat_max, inj_sum, net_sum, hop_sum;
+  uint64_t inj_n, busy, busy_dead, hold, nbusy, qsum;
+  uint64_t adapt, adapt_buf;
+  uint64_t *ch_busy, *ch_dead, *ch_cross;
+  uint32_t *ch_pend; /* cycles in the window of each channel's current ownership */
+} sim_t;
+
+static uint32_t msg_alloc(sim_t *s) {
+  if (s->m_free == NIL) {
+    const uint32_t cap = s->m_cap ? 2 * s->m_cap : 1024;
+    msg_t *m = realloc(s->m, (size_t)cap * sizeof *m);
+    if (!m) return NIL;
+    s->m = m;
+    for (uint32_t i = s->m_cap; i < cap; i++) m[i].next = i + 1 < cap ? i + 1 : NIL;
+    s->m_free = s->m_cap;
+    s->m_cap = cap;
+  }
+  const uint32_t i = s->m_free;
+  s->m_free = s->m[i].next;
+  s->m_live++;
+  return i;
+}
+
+static void msg_release(sim_t *s, uint32_t i) {
+  s->m[i].next = s->m_free;
+  s->m_free = i;
+  s->m_live--;
+}
+
+/* Header and selection (docs/mp1_sim.md §2): the first address flit names the dimension the
+ * message starts in; code 0 (static) or 1 (adaptive) when both dimensions differ. */
+static void msg_header(sim_t *s, msg_t *m, rng_t *r) {
+  const uint32_t kx = s->c->kx, sx = m->src % kx, sy = m->src / kx, dx = m->dst % kx,
+                 dy = m->dst / kx;
+  const uint32_t plane = ((dx < sx) << 1) | (dy < sy);
+  uint32_t dim;
+  if (dx != sx && dy != sy) {
+    dim = s->c->route == MP1_ROUTE_OBLIVIOUS ? 0 : (uint32_t)rng_below(r, 2);
+    const uint32_t code = s->c->route == MP1_ROUTE_ADAPTIVE ? 1u : 0u;
+    const uint32_t first = dim ? dy : dx, second = dim ? dx : dy;
+    m->hdr[0] = (uint8_t)((code << 5) | first);
+    m->hdr[1] = (uint8_t)((2u << 5) | second);
+    m->h = 2;
+  } else {
+    dim = dx == sx;
+    m->hdr[0] = (uint8_t)((2u << 5) | (dim ? dy : dx));
+    m->h = 1;
+  }
+  m->sel = (uint8_t)mp1_sel_flit(0, plane, dim);
+}
+
+static uint8_t data_byte(uint32_t src, uint32_t t_lo, uint32_t j) {
+  switch (j) {
+  case 0: return (uint8_t)t_lo;
+  case 1: return (uint8_t)(t_lo >> 8);
+  case 2: return (uint8_t)src;
+  case 3: return (uint8_t)(src >> 8);
+  default: return (uint8_t)(j * 37u + src + t_lo);
+  }
+}
+
+static uint32_t flit_chunk(uint32_t b, uint32_t k) {
+  return k == 0 ? 4u | ((b >> 6) & 3u) : k == 1 ? (b >> 3) & 7u : b & 7u;
+}
+
+/* Chunk pos of a message as its interface sends it: [selection] EOS, then segments of at most
+ * 32 flits (header included) each ended by EOS, the last by EOM (docs/mp1.md §3, §11.3). */
+static uint32_t msg_chunk(const msg_t *m, uint32_t pos) {
+  if (pos < 3) return flit_chunk(m->sel, pos);
+  if (pos == 3) return 1;
+  const uint32_t p = pos - 4, seg = p / 97, r = p % 97, first = seg * 32;
+  const uint32_t nb = m->len - first < 32 ? m->len - first : 32;
+  if (r < 3 * nb) {
+    const uint32_t i = first + r / 3;
+    const uint32_t b = i < m->h ? m->hdr[i] : data_byte(m->src, (uint32_t)m->t_enq, i - m->h);
+    return flit_chunk(b, r % 3);
+  }
+  return first + nb == m->len ? 2u : 1u;
+}
+
+static uint32_t msg_nchunks(uint32_t len) { return 4 + 3 * len + (len + 31) / 32; }
+
+static int in_window(const sim_t *s, uint64_t t) { return t >= s->w0 && t < s->w1; }
+
+/* A new message from node i to d at cycle t: into the interface buffer if it is free, else the
+ * queue, else dropped (the queue overflowed: 004's saturation). */
+static int generate(sim_t *s, uint32_t i, uint32_t d, uint64_t t) {
+  node_t *nd = &s->node[i];
+  s->r->generated++;
+  if (in_window(s, t)) s->r->w_generated++;
+  if (nd->cur != NIL && nd->qn == s->c->queue) {
+    s->r->overflow++;
+    if (in_window(s, t)) s->r->w_overflow++;
+    return 0;
+  }
+  const uint32_t k = msg_alloc(s);
+  if (k == NIL) return -1;
+  msg_t *m = &s->m[k];
+  memset(m, 0, sizeof *m);
+  m->src = i;
+  m->dst = d;
+  m->len = (uint16_t)s->c->len;
+  m->t_enq = t;
+  msg_header(s, m, &nd->rng);
+  if (m->len < m->h) m->len = m->h;
+  m->next = s->node[d].pend;
+  s->node[d].pend = k;
+  if (nd->cur == NIL) {
+    nd->cur = k;
+    m->t_start = t;
+    nd->tx_pos = 0;
+    nd->tx_n = msg_nchunks(m->len);
+  } else {
+    nd->q[(nd->qh + nd->qn) % s->c->queue] = k;
+    nd->qn++;
+  }
+  return 0;
+}
+
+/* The sender, after the cycle-t eval: the next chunk from this cycle's inj_stop (as mp1_nic). */
+static void tx_step(sim_t *s, node_t *nd, uint32_t inj_stop, uint64_t t) {
+  uint32_t next = 0;
+  if (nd->cur != NIL) {
+    msg_t *m = &s->m[nd->cur];
+    if (!nd->tx_in_seg && !inj_stop && nd->tx_dat == 0) nd->tx_in_seg = 1;
+    if (nd->tx_in_seg) {
+      next = msg_chunk(m, nd->tx_pos++);
+      if (nd->tx_pos == 5) m->t_inj = t + 1; /* the first header chunk */
+      if (nd->tx_phase == 0 && (next == 1 || next == 2)) nd->tx_in_seg = 0;
+      nd->tx_phase = nd->tx_phase ? (uint8_t)((nd->tx_phase + 1) % 3) : ((next & 4u) ? 1 : 0);
+      if (nd->tx_pos == nd->tx_n) {
+        m->sent = 1;
+        if (in_window(s, m->t_inj)) {
+          s->inj_sum += (double)(m->t_start - m->t_enq);
+          s->inj_n++;
+        }
+        nd->cur = NIL;
+        if (nd->qn) {
+          nd->cur = nd->q[nd->qh];
+          nd->qh = (uint8_t)((nd->qh + 1) % s->c->queue);
+          nd->qn--;
+          s->m[nd->cur].t_start = t + 1;
+          nd->tx_pos = 0;
+          nd->tx_n = msg_nchunks(s->m[nd->cur].len);
+        }
+      }
+    }
+  }
+  nd->tx_dat = (uint8_t)next;
+}
+
+static void deliver(sim_t *s, uint32_t i, uint64_t t) {
+  node_t *nd = &s->node[i];
+  const uint32_t ntag = nd->r_len < 4 ? nd->r_len : 4;
+  uint32_t best = NIL, best_prev = NIL, prev = NIL;
+  if (!nd->r_bad) {
+    for (uint32_t k = nd->pend; k != NIL; prev = k, k = s->m[k].next) {
+      const msg_t *m = &s->m[k];
+      if (!m->sent || (uint32_t)(m->len - m->h) != nd->r_len) continue;
+      uint32_t ok = 1;
+      for (uint32_t j = 0; j < ntag && ok; j++)
+        ok = nd->r_tag[j] == data_byte(m->src, (uint32_t)m->t_enq, j);
+      if (ok && (best == NIL || m->t_enq < s->m[best].t_enq ||
+                 (m->t_enq == s->m[best].t_enq && m->t_inj < s->m[best].t_inj)))
+        best = k, best_prev = prev;
+    }
+  }
+  if (best == NIL) {
+    s->r->corrupt++;
+    return;
+  }
+  msg_t *m = &s->m[best];
+  if (best_prev == NIL) nd->pend = m->next;
+  else s->m[best_prev].next = m->next;
+  s->r->delivered++;
+  if (in_window(s, t)) {
+    const double lat = (double)(t - m->t_enq);
+    s->r->w_delivered++;
+    s->r->w_bytes += m->len;
+    s->lat_sum += lat;
+    s->lat_sq += lat * lat;
+    if (lat > s->lat_max) s->lat_max = lat;
+    s->net_sum += (double)(t - m->t_inj);
+    const uint32_t kx = s->c->kx;
+    s->hop_sum += abs((int)(m->src % kx) - (int)(m->dst % kx)) +
+                  abs((int)(m->src / kx) - (int)(m->dst / kx));
+  }
+  if (s->r->completion < t + 1) s->r->completion = t + 1;
+  msg_release(s, best);
+}
+
+/* The receiver: data flits, EOS between segments, EOM (docs/mp1.md §13.1). */
+static void rx_chunk(sim_t *s, uint32_t i, uint32_t c, uint64_t t) {
+  node_t *nd = &s->node[i];
+  c &= 7u;
+  if (nd->r_ic == 1) {
+    nd->r_isr = (uint8_t)((nd->r_isr << 3) | c);
+    nd->r_ic = 2;
+    return;
+  }
+  if (nd->r_ic == 2) {
+    const uint8_t b = (uint8_t)((nd->r_isr << 3) | c);
+    const uint32_t j = nd->r_len++;
+    if (j < 4) nd->r_tag[j] = b;
+    else {
+      const uint32_t src = nd->r_tag[2] | (uint32_t)nd->r_tag[3] << 8;
+      const uint32_t t_lo = nd->r_tag[0] | (uint32_t)nd->r_tag[1] << 8;
+      if (b != data_byte(src, t_lo, j)) nd->r_bad = 1;
+    }
+    nd->r_ic = 0;
+    return;
+  }
+  if (c & 4u) {
+    nd->r_iseg = 1;
+    nd->r_isr = (uint8_t)(c & 3u);
+    nd->r_ic = 1;
+    return;
+  }
+  if (!nd->r_iseg) return;
+  if (c == 1) {
+    nd->r_iseg = 0;
+    return;
+  }
+  if (c == 2) deliver(s, i, t);
+  else s->r->corrupt++; /* a gap or illegal chunk inside a segment */
+  nd->r_iseg = 0;
+  nd->r_len = 0;
+  nd->r_bad = 0;
+}
+
+static const mp1_rm_state_t *rm_of(const mp1_chip_state_t *c, uint32_t k) {
+  return (k & 1u) ? &c->pl[k >> 1].rmy : &c->pl[k >> 1].rmx;
+}
+
+/* Adaptive turns since the last snapshot (the 16-bit counters wrap; snapshots come often). */
+static void adapt_take(sim_t *s, int count) {
+  for (uint32_t i = 0; i < s->n; i++) {
+    node_t *nd = &s->node[i];
+    for (uint32_t k = 0; k < 8; k++) {
+      const mp1_rm_state_t *rm = rm_of(&s->st.chip[i], k);
+      const uint16_t a = (uint16_t)rm->r.cnt_adapt, b = (uint16_t)rm->r.cnt_adapt_buf;
+      if (count) {
+        s->adapt += (uint16_t)(a - nd->adapt[2 * k]);
+        s->adapt_buf += (uint16_t)(b - nd->adapt[2 * k + 1]);
+      }
+      nd->adapt[2 * k] = a;
+      nd->adapt[2 * k + 1] = b;
+    }
+  }
+}
+
+/* Channel use this cycle (from state): a multiplexer assigned to an input (004 §4.2). An
+ * ownership is live if its owner's route ever names this output while it lasts; a dead flit's
+ * never does. Its cycles are booked when it ends. */
+static void chan_sample(sim_t *s, uint64_t t) {
+  const int win = in_window(s, t);
+  for (uint32_t i = 0; i < s->n; i++) {
+    const mp1_chip_state_t *c = &s->st.chip[i];
+    node_t *nd = &s->node[i];
+    for (uint32_t j = 0; j < 8; j++) {
+      const mp1_plane_state_t *pl = &c->pl[j >> 1];
+      const uint32_t d = j & 1u, own = d ? pl->arby_own : pl->arbx_own;
+      const uint32_t bit = 1u << j, ix = i * 8 + j;
+      if ((nd->ch_own & bit) && (!own || own != ((s->ch_pend[ix] >> 30) & 3u))) {
+        /* the previous ownership ended */
+        const uint32_t cyc = s->ch_pend[ix] & 0x3fffffffu;
+        s->ch_busy[ix] += cyc;
+        if (!(nd->ch_live & bit)) s->ch_dead[ix] += cyc;
+        nd->ch_own &= (uint8_t)~bit;
+        nd->ch_live &= (uint8_t)~bit;
+        s->ch_pend[ix] = 0;
+      }
+      if (!own) continue;
+      if (!(nd->ch_own & bit)) {
+        nd->ch_own |= (uint8_t)bit;
+        s->ch_pend[ix] = own << 30;
+      }
+      if (win) s->ch_pend[ix]++;
+      if (!(nd->ch_live & bit)) {
+        uint32_t live;
+        if (own == 3) live = 1;
+        else {
+          /* owner 1: the machine of this dimension going straight; 2: the other one turning */
+          const mp1_rm_state_t *rm = (own == 1) == (d == 0) ? &pl->rmx : &pl->rmy;
+          /* a straight cut-through (PASS) has no route yet: it is live once a second flit
+           * follows its first address flit (a dead flit is that address flit alone) */
+          live = ((rm->r.route >> (own == 1 ? MP1_RM_ST : MP1_RM_OT)) & 1u) ||
+                 (own == 1 && rm->r.rm_st == MP1_RM_PASS && rm->r.ifl >= 2);
+        }
+        if (live) {
+          nd->ch_live |= (uint8_t)bit;
+          if (win) s->ch_cross[ix]++;
+        }
+      }
+    }
+  }
+}
+
+static void chan_flush(sim_t *s) {
+  for (uint32_t i = 0; i < s->n; i++)
+    for (uint32_t j = 0; j < 8; j++) {
+      const uint32_t ix = i * 8 + j, bit = 1u << j, cyc = s->ch_pend[ix] & 0x3fffffffu;
+      if (!(s->node[i].ch_own & bit)) continue;
+      s->ch_busy[ix] += cyc;
+      if (!(s->node[i].ch_live & bit)) s->ch_dead[ix] += cyc;
+      s->ch_pend[ix] &= ~0x3fffffffu;
+    }
+}
+
+static void buf_sample(sim_t *s) {
+  for (uint32_t i = 0; i < s->n; i++) {
+    const mp1_chip_state_t *c = &s->st.chip[i];
+    for (uint32_t k = 0; k < 8; k++) {
+      const uint32_t st = rm_of(c, k)->r.rm_st;
+      s->nbusy += st != MP1_RM_IDLE;
+      s->hold += st == MP1_RM_HOLD;
+    }
+    const node_t *nd = &s->node[i];
+    s->qsum += nd->qn;
+  }
+}
+
+static void sim_free(sim_t *s) {
+  mp1_mesh_free(&s->st, &s->nx);
+  free(s->in);
+  free(s->out);
+  free(s->node);
+  free(s->m);
+  free(s->ch_busy);
+  free(s->ch_dead);
+  free(s->ch_cross);
+  free(s->ch_pend);
+}
+
+static uint64_t chip_drops(const mp1_chip_state_t *c) {
+  uint64_t d = c->r.cnt_sel_bad + c->r.cnt_inj_drop;
+  for (uint32_t k = 0; k < 8; k++) {
+    const mp1_rm_regs_t *r = &rm_of(c, k)->r;
+    d += r->cnt_bad_code + r->cnt_bad_addr + r->cnt_bad_long + r->cnt_cut;
+  }
+  return d;
+}
+
+static int network_idle(const sim_t *s) {
+  for (uint32_t i = 0; i < s->n; i++)
+    if (!mp1_chip_idle(&s->st.chip[i]) || s->node[i].cur != NIL || s->node[i].tx_dat ||
+        s->node[i].r_iseg)
+      return 0;
+  return 1;
+}
+
+int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_sim_chan_t *chan,
+                mp1_sim_progress_fn cb, void *cb_ctx, char *err, size_t errlen) {
+  if (mp1_sim_cfg_check(c, err, errlen)) return -1;
+  sim_t S, *s = &S;
+  memset(s, 0, sizeof S);
+  memset(r, 0, sizeof *r);
+  r->seed = seed;
+  s->c = c;
+  s->r = r;
+  s->n = c->kx * c->ky;
+  s->m_free = NIL;
+  s->tr = c->traffic;
+  s->tr.kx = c->kx;
+  s->tr.ky = c->ky;
+  s->tr.torus = 0;
+  s->ar = c->arrival;
+  s->ar.rate = mp1_sim_rate(c);
+  const uint32_t n = s->n;
+  if (mp1_mesh_init(&s->st, &s->nx, (mp1_mesh_cfg_t){c->kx, c->ky}))
+    return fail(err, errlen, "cannot build a %ux%u mesh", c->kx, c->ky);
+  s->in = calloc(n, sizeof *s->in);
+  s->out = calloc(n, sizeof *s->out);
+  s->node = calloc(n, sizeof *s->node);
+  s->ch_busy = calloc((size_t)n * 8, sizeof *s->ch_busy);
+  s->ch_dead = calloc((size_t)n * 8, sizeof *s->ch_dead);
+  s->ch_cross = calloc((size_t)n * 8, sizeof *s->ch_cross);
+  s->ch_pend = calloc((size_t)n * 8, sizeof *s->ch_pend);
+  if (!s->in || !s->out || !s->node || !s->ch_busy || !s->ch_dead || !s->ch_cross || !s->ch_pend) {
+    sim_free(s);
+    return fail(err, errlen, "out of memory");
+  }
+  const int sync = c->mode == MP1_MODE_SYNC;
+  s->w0 = sync ? 0 : c->warmup;
+  s->w1 = sync ? UINT64_MAX : c->warmup + c->measure;
+  const uint64_t gen_end = sync ? 1 : c->warmup + c->measure;
+  const uint64_t t_end = sync ? c->drain : gen_end + c->drain;
+  for (uint32_t i = 0; i < n; i++) {
+    node_t *nd = &s->node[i];
+    rng_seed(&nd->rng, seed, i);
+    nd->cur = NIL;
+    nd->pend = NIL;
+    if (!sync) mp1_arrival_start(&s->ar, &nd->arr, 0.0, &nd->rng);
+  }
+  int oom = 0, adapt_end = 0;
+  uint64_t t;
+  const uint64_t tick = t_end / 100 + 1;
+  for (t = 0; t < t_end && !oom; t++) {
+    if (cb && t % tick == 0) cb(cb_ctx, (double)t / (double)t_end);
+    if (t == s->w0) adapt_take(s, 0);
+    else if (t < s->w1 && (t - s->w0) % 4096 == 0) adapt_take(s, 1);
+    if (t == s->w1) adapt_take(s, 1), adapt_end = 1;
+    if (t < gen_end) {
+      for (uint32_t i = 0; i < n && !oom; i++) {
+        node_t *nd = &s->node[i];
+        const uint32_t k = sync ? 1 : mp1_arrival_count(&s->ar, &nd->arr, t, &nd->rng);
+        for (uint32_t a = 0; a < k && !oom; a++) {
+          const int64_t d = mp1_traffic_dest(&s->tr, i, &nd->rng);
+          if (d >= 0 && generate(s, i, (uint32_t)d, t)) oom = 1;
+        }
+      }
+    } else if (network_idle(s)) {
+      break; /* drained */
+    }
+    for (uint32_t i = 0; i < n; i++) s->in[i].inj_dat = s->node[i].tx_dat;
+    mp1_mesh_eval(&s->st, s->in, s->out, &s->nx);
+    chan_sample(s, t);
+    if (in_window(s, t)) buf_sample(s);
+    for (uint32_t i = 0; i < n; i++) {
+      rx_chunk(s, i, s->out[i].rcv_dat, t);
+      tx_step(s, &s->node[i], s->out[i].inj_stop, t);
+    }
+    mp1_mesh_clock(&s->st, &s->nx);
+  }
+  if (!adapt_end && t > s->w0) adapt_take(s, 1);
+  chan_flush(s);
+  if (cb) cb(cb_ctx, 1.0);
+  if (oom) {
+    sim_free(s);
+    return fail(err, errlen, "out of memory (message records)");
+  }
+  /* Figures. */
+  const uint64_t wlen = sync ? t : (t < s->w1 ? (t > s->w0 ? t - s->w0 : 0) : c->measure);
+  const double W = wlen ? (double)wlen : 1.0;
+  for (uint32_t i = 0; i < n; i++) {
+    r->in_queue += s->node[i].qn + (s->node[i].cur != NIL);
+    r->net_dropped += chip_drops(&s->st.chip[i]);
+  }
+  r->in_network = s->m_live - r->in_queue;
+  const double dn = r->w_delivered ? (double)r->w_delivered : 1.0;
+  r->lat_mean = s->lat_sum / dn;
+  r->lat_max = s->lat_max;
+  r->lat_sd = r->w_delivered > 1 ? sqrt(fmax(0.0, s->lat_sq / dn - r->lat_mean * r->lat_mean)) : 0;
+  r->inj_delay_mean = s->inj_n ? s->inj_sum / (double)s->inj_n : 0;
+  r->net_lat_mean = s->net_sum / dn;
+  r->hops_mean = s->hop_sum / dn;
+  r->thr_bytes = (double)r->w_bytes / W;
+  const uint32_t kn = c->kx > c->ky ? c->kx : c->ky;
+  r->thr_frac = 100.0 * ((double)r->w_bytes / W / n) / (8.0 / (3.0 * kn));
+  uint64_t busy = 0, dead = 0, maxb = 0, maxl = 0;
+  for (uint32_t ix = 0; ix < n * 8; ix++) {
+    busy += s->ch_busy[ix];
+    dead += s->ch_dead[ix];
+    if (s->ch_busy[ix] > maxb) maxb = s->ch_busy[ix];
+    if (s->ch_busy[ix] - s->ch_dead[ix] > maxl) maxl = s->ch_busy[ix] - s->ch_dead[ix];
+  }
+  r->util_mean = 100.0 * (double)busy / (W * n * 8);
+  r->util_max = 100.0 * (double)maxb / W;
+  r->util_msg_max = 100.0 * (double)maxl / W;
+  r->util_dead_mean = 100.0 * (double)dead / (W * n * 8);
+  r->adapt_per_msg = (double)s->adapt / dn;
+  r->adapt_buf_per_msg = (double)s->adapt_buf / dn;
+  r->buf_hold_mean = (double)s->hold / W;
+  r->buf_busy_mean = (double)s->nbusy / W;
+  r->queue_mean = (double)s->qsum / (W * n);
+  r->saturated = r->w_overflow > 0;
+  r->complete = s->m_live == 0;
+  if (!sync) r->completion = 0;
+  if (chan) {
+    memcpy(chan->cross, s->ch_cross, (size_t)n * 8 * sizeof *chan->cross);
+    memcpy(chan->busy, s->ch_busy, (size_t)n * 8 * sizeof *chan->busy);
+    memcpy(chan->dead, s->ch_dead, (size_t)n * 8 * sizeof *chan->dead);
+  }
+  sim_free(s);
+  return 0;
+}
+
+size_t mp1_sim_bytes_per_node(const mp1_sim_cfg_t *c) {
+  (void)c;
+  return sizeof(mp1_chip_state_t) + sizeof(mp1_chip_next_t) + sizeof(mp1_chip_in_t) +
+         sizeof(mp1_mesh_in_t) + sizeof(mp1_mesh_out_t) + sizeof(node_t) + 8 * (3 * 8 + 4);
+}

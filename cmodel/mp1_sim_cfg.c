@@ -1,0 +1,276 @@
+/* Parameters of the MP1 network simulator: one table of keys serves the command line, the INI
+ * configuration file (read with inih, Debian's libinih) and the echo into every output. */
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mp1_sim.h"
+
+static int fail(char *err, size_t n, const char *fmt, ...) {
+  if (err && n) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, n, fmt, ap);
+    va_end(ap);
+  }
+  return -1;
+}
+
+void mp1_sim_cfg_default(mp1_sim_cfg_t *c) {
+  memset(c, 0, sizeof *c);
+  c->kx = c->ky = 16;
+  c->route = MP1_ROUTE_ADAPTIVE;
+  c->traffic.pattern = MP1_TR_UNIFORM;
+  c->traffic.hot_frac = 0.1;
+  c->mode = MP1_MODE_ASYNC;
+  c->arrival.kind = MP1_ARR_EXP;
+  c->arrival.burst = 4.0;
+  c->load = 30.0;
+  c->len = 6;
+  c->queue = MP1_SIM_QUEUE;
+  c->warmup = 8000;
+  c->measure = 8000;
+  c->drain = 0;
+  c->seed = 1;
+  c->seeds = 3;
+}
+
+static const char *const route_names[] = {"oblivious", "restrictive", "adaptive"};
+static const char *const mode_names[] = {"async", "sync"};
+
+static int parse_u64(const char *key, const char *v, uint64_t lo, uint64_t hi, uint64_t *out,
+                     char *err, size_t n) {
+  char *end;
+  errno = 0;
+  unsigned long long x = strtoull(v, &end, 10);
+  if (!*v || *end || errno || v[0] == '-' || x < lo || x > hi)
+    return fail(err, n, "%s: '%s' is not a whole number in %llu..%llu", key, v,
+                (unsigned long long)lo, (unsigned long long)hi);
+  *out = x;
+  return 0;
+}
+
+static int parse_u32(const char *key, const char *v, uint32_t lo, uint32_t hi, uint32_t *out,
+                     char *err, size_t n) {
+  uint64_t x;
+  if (parse_u64(key, v, lo, hi, &x, err, n)) return -1;
+  *out = (uint32_t)x;
+  return 0;
+}
+
+static int parse_dbl(const char *key, const char *v, double lo, double hi, double *out, char *err,
+                     size_t n) {
+  char *end;
+  errno = 0;
+  double x = strtod(v, &end);
+  if (!*v || *end || errno || !isfinite(x) || x < lo || x > hi)
+    return fail(err, n, "%s: '%s' is not a number in %g..%g", key, v, lo, hi);
+  *out = x;
+  return 0;
+}
+
+static int parse_enum(const char *key, const char *v, const char *const *names, uint32_t count,
+                      uint32_t *out, char *err, size_t n) {
+  for (uint32_t i = 0; i < count; i++)
+    if (!strcmp(v, names[i])) {
+      *out = i;
+      return 0;
+    }
+  char list[160] = "";
+  for (uint32_t i = 0; i < count; i++) {
+    strncat(list, names[i], sizeof list - strlen(list) - 1);
+    if (i + 1 < count) strncat(list, "|", sizeof list - strlen(list) - 1);
+  }
+  return fail(err, n, "%s: '%s' is not one of %s", key, v, list);
+}
+
+static int parse_size(const char *key, const char *v, uint32_t *kx, uint32_t *ky, char *err,
+                      size_t n) {
+  char a[32], *x;
+  if (strlen(v) >= sizeof a) return fail(err, n, "%s: '%s' is not of the form KXxKY", key, v);
+  strcpy(a, v);
+  x = strchr(a, 'x');
+  if (!x) return fail(err, n, "%s: '%s' is not of the form KXxKY (e.g. 16x16)", key, v);
+  *x = 0;
+  char sub[64];
+  snprintf(sub, sizeof sub, "%s (KX)", key);
+  if (parse_u32(sub, a, 2, MP1_MESH_MAX, kx, err, n)) return -1;
+  snprintf(sub, sizeof sub, "%s (KY)", key);
+  return parse_u32(sub, x + 1, 2, MP1_MESH_MAX, ky, err, n);
+}
+
+/* Keys and the section each belongs to in a configuration file. */
+static const struct {
+  const char *key, *section;
+} keys[] = {
+    {"mesh", "network"},     {"routing", "network"},  {"queue", "network"},
+    {"traffic", "traffic"},  {"mode", "traffic"},     {"arrival", "traffic"},
+    {"burst", "traffic"},    {"load", "traffic"},     {"length", "traffic"},
+    {"hot-node", "traffic"}, {"hot-frac", "traffic"}, {"warmup", "run"},
+    {"measure", "run"},      {"drain", "run"},        {"seed", "run"},
+    {"seeds", "run"},
+};
+
+int mp1_sim_cfg_set(mp1_sim_cfg_t *c, const char *key, const char *v, char *err, size_t n) {
+  uint32_t e;
+  if (!strcmp(key, "mesh")) return parse_size(key, v, &c->kx, &c->ky, err, n);
+  if (!strcmp(key, "routing")) {
+    if (parse_enum(key, v, route_names, 3, &e, err, n)) return -1;
+    c->route = (mp1_route_e)e;
+    return 0;
+  }
+  if (!strcmp(key, "queue")) return parse_u32(key, v, 1, 64, &c->queue, err, n);
+  if (!strcmp(key, "traffic")) {
+    mp1_pattern_e p;
+    if (mp1_pattern_parse(v, &p))
+      return fail(err, n,
+                  "%s: '%s' is not one of uniform|local|shuffle|bitrev|transpose|bitcomp|hotspot",
+                  key, v);
+    c->traffic.pattern = p;
+    return 0;
+  }
+  if (!strcmp(key, "mode")) {
+    if (parse_enum(key, v, mode_names, 2, &e, err, n)) return -1;
+    c->mode = (mp1_mode_e)e;
+    return 0;
+  }
+  if (!strcmp(key, "arrival")) {
+    mp1_arrival_e a;
+    if (mp1_arrival_parse(v, &a))
+      return fail(err, n, "%s: '%s' is not one of exponential|uniform|bursty", key, v);
+    c->arrival.kind = a;
+    return 0;
+  }
+  if (!strcmp(key, "burst")) return parse_dbl(key, v, 1.0, 1000.0, &c->arrival.burst, err, n);
+  if (!strcmp(key, "load")) return parse_dbl(key, v, 0.0, 1000.0, &c->load, err, n);
+  if (!strcmp(key, "length")) return parse_u32(key, v, 1, 1024, &c->len, err, n);
+  if (!strcmp(key, "hot-node")) return parse_u32(key, v, 0, 1u << 20, &c->traffic.hot_node, err, n);
+  if (!strcmp(key, "hot-frac")) return parse_dbl(key, v, 0.0, 1.0, &c->traffic.hot_frac, err, n);
+  if (!strcmp(key, "warmup")) return parse_u64(key, v, 0, UINT64_C(1) << 40, &c->warmup, err, n);
+  if (!strcmp(key, "measure")) return parse_u64(key, v, 1, UINT64_C(1) << 40, &c->measure, err, n);
+  if (!strcmp(key, "drain")) return parse_u64(key, v, 0, UINT64_C(1) << 40, &c->drain, err, n);
+  if (!strcmp(key, "seed")) return parse_u64(key, v, 0, UINT64_MAX, &c->seed, err, n);
+  if (!strcmp(key, "seeds")) return parse_u32(key, v, 1, MP1_SIM_MAX_SEEDS, &c->seeds, err, n);
+  return fail(err, n, "unknown parameter '%s'", key);
+}
+
+typedef struct {
+  mp1_sim_cfg_t *c;
+  char *err;
+  size_t n;
+  const char *path;
+  uint32_t seen[sizeof keys / sizeof keys[0]];
+} load_ctx_t;
+
+static int on_key(void *user, const char *section, const char *name, const char *value) {
+  load_ctx_t *L = user;
+  char sub[256];
+  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+    if (strcmp(name, keys[i].key)) continue;
+    if (*section && strcmp(section, keys[i].section)) {
+      fail(L->err, L->n, "%s: '%s' belongs in section [%s], not [%s]", L->path, name,
+           keys[i].section, section);
+      return 0;
+    }
+    if (L->seen[i]++) {
+      fail(L->err, L->n, "%s: '%s' is given twice", L->path, name);
+      return 0;
+    }
+    if (mp1_sim_cfg_set(L->c, name, value, sub, sizeof sub)) {
+      fail(L->err, L->n, "%s: %s", L->path, sub);
+      return 0;
+    }
+    return 1;
+  }
+  if (*section && strcmp(section, "network") && strcmp(section, "traffic") && strcmp(section, "run"))
+    fail(L->err, L->n, "%s: unknown section [%s] (sections: network, traffic, run)", L->path,
+         section);
+  else
+    fail(L->err, L->n, "%s: unknown parameter '%s'", L->path, name);
+  return 0;
+}
+
+int mp1_sim_cfg_load(mp1_sim_cfg_t *c, const char *path, char *err, size_t n) {
+  load_ctx_t L = {.c = c, .err = err, .n = n, .path = path};
+  if (err && n) err[0] = 0;
+  const int r = ini_parse(path, on_key, &L);
+  if (r == -1) return fail(err, n, "%s: cannot open the configuration file", path);
+  if (r == -2) return fail(err, n, "%s: out of memory", path);
+  if (r > 0) {
+    if (err && n && !err[0]) fail(err, n, "%s: line %d: not of the form key = value", path, r);
+    else if (err && n) {
+      char tmp[320];
+      snprintf(tmp, sizeof tmp, "%s (line %d)", err, r);
+      snprintf(err, n, "%s", tmp);
+    }
+    return -1;
+  }
+  return 0;
+}
+
+int mp1_sim_cfg_check(const mp1_sim_cfg_t *c, char *err, size_t n) {
+  mp1_traffic_cfg_t t = c->traffic;
+  t.kx = c->kx;
+  t.ky = c->ky;
+  t.torus = 0;
+  if (mp1_traffic_check(&t, err, n)) return -1;
+  mp1_arrival_cfg_t a = c->arrival;
+  a.rate = mp1_sim_rate(c);
+  if (mp1_arrival_check(&a, err, n)) return -1;
+  if (c->len < 2)
+    return fail(err, n, "length: %u bytes cannot hold a two-flit header (at least 2)", c->len);
+  if (c->mode == MP1_MODE_SYNC && c->drain == 0)
+    return fail(err, n, "mode sync: give drain, the most cycles to wait for the permutation");
+  return 0;
+}
+
+double mp1_sim_rate(const mp1_sim_cfg_t *c) {
+  const uint32_t n = c->kx > c->ky ? c->kx : c->ky;
+  return c->load / 100.0 * (8.0 / (3.0 * n)) / (double)c->len;
+}
+
+void mp1_sim_cfg_json(const mp1_sim_cfg_t *c, FILE *f) {
+  fprintf(f,
+          "\"mesh\":\"%ux%u\",\"routing\":\"%s\",\"queue\":%u,\"traffic\":\"%s\",\"mode\":\"%s\","
+          "\"arrival\":\"%s\",\"burst\":%g,\"load\":%g,\"length\":%u,\"hot-node\":%u,"
+          "\"hot-frac\":%g,\"warmup\":%llu,\"measure\":%llu,\"drain\":%llu,\"seed\":%llu,"
+          "\"seeds\":%u,\"rate\":%.9g",
+          c->kx, c->ky, route_names[c->route], c->queue, mp1_pattern_name(c->traffic.pattern),
+          mode_names[c->mode], mp1_arrival_name(c->arrival.kind), c->arrival.burst, c->load,
+          c->len, c->traffic.hot_node, c->traffic.hot_frac, (unsigned long long)c->warmup,
+          (unsigned long long)c->measure, (unsigned long long)c->drain,
+          (unsigned long long)c->seed, c->seeds, mp1_sim_rate(c));
+}
+
+void mp1_sim_cfg_text(const mp1_sim_cfg_t *c, FILE *f, const char *p) {
+  fprintf(f,
+          "%smesh=%ux%u routing=%s queue=%u traffic=%s mode=%s arrival=%s burst=%g\n"
+          "%sload=%g length=%u hot-node=%u hot-frac=%g warmup=%llu measure=%llu drain=%llu\n"
+          "%sseed=%llu seeds=%u rate=%.9g messages/node/cycle\n",
+          p, c->kx, c->ky, route_names[c->route], c->queue, mp1_pattern_name(c->traffic.pattern),
+          mode_names[c->mode], mp1_arrival_name(c->arrival.kind), c->arrival.burst, p, c->load,
+          c->len, c->traffic.hot_node, c->traffic.hot_frac, (unsigned long long)c->warmup,
+          (unsigned long long)c->measure, (unsigned long long)c->drain, p,
+          (unsigned long long)c->seed, c->seeds, mp1_sim_rate(c));
+}
+
+mp1_stat_t mp1_sim_stat(const double *v, uint32_t n) {
+  /* Student t, 97.5% quantile, for n - 1 = 1..30 degrees of freedom; 1.96 beyond. */
+  static const double t975[] = {0,      12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
+                                2.306,  2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+                                2.120,  2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
+                                2.064,  2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
+  mp1_stat_t s = {0, 0};
+  if (!n) return s;
+  for (uint32_t i = 0; i < n; i++) s.mean += v[i];
+  s.mean /= n;
+  if (n < 2) return s;
+  double ss = 0;
+  for (uint32_t i = 0; i < n; i++) ss += (v[i] - s.mean) * (v[i] - s.mean);
+  const double sd = sqrt(ss / (n - 1));
+  s.ci = (n - 1 <= 30 ? t975[n - 1] : 1.96) * sd / sqrt((double)n);
+  return s;
+}

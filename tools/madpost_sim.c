@@ -1,0 +1,492 @@
+/* madpost sim | sweep | simbench: the MP1 network simulator's command line (docs/mp1_sim.md §5):
+ * options and configuration file, seeds averaged with confidence intervals, CSV / JSON / table
+ * output, load sweeps with plots (gnuplot), a progress bar on stderr. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mp1_sim.h"
+
+int madpost_cmd_sim(int argc, char **argv);
+int madpost_cmd_sweep(int argc, char **argv);
+int madpost_cmd_simbench(int argc, char **argv);
+
+/* The figures of a run, as name, field, and what they mean (units in docs/mp1_sim.md §4). */
+#define SIM_FIGS(X)                          \
+  X(latency, lat_mean)                       \
+  X(latency_max, lat_max)                    \
+  X(latency_sd, lat_sd)                      \
+  X(net_latency, net_lat_mean)               \
+  X(inj_delay, inj_delay_mean)               \
+  X(hops, hops_mean)                         \
+  X(throughput_bytes, thr_bytes)             \
+  X(throughput_pct, thr_frac)                \
+  X(util_mean, util_mean)                    \
+  X(util_max, util_max)                      \
+  X(util_msg_max, util_msg_max)              \
+  X(util_dead_mean, util_dead_mean)          \
+  X(adapt_per_msg, adapt_per_msg)            \
+  X(adapt_buf_per_msg, adapt_buf_per_msg)    \
+  X(buffers_hold, buf_hold_mean)             \
+  X(buffers_busy, buf_busy_mean)             \
+  X(queue_mean, queue_mean)
+#define SIM_COUNTS(X) \
+  X(generated) X(overflow) X(delivered) X(corrupt) X(net_dropped) X(in_queue) X(in_network) \
+  X(w_generated) X(w_overflow) X(w_delivered) X(completion)
+
+enum {
+#define X(name, field) FIG_##name,
+  SIM_FIGS(X)
+#undef X
+      FIG_N
+};
+static const char *const fig_names[] = {
+#define X(name, field) #name,
+    SIM_FIGS(X)
+#undef X
+};
+
+static double fig_of(const mp1_sim_result_t *r, int k) {
+  switch (k) {
+#define X(name, field) \
+  case FIG_##name: return r->field;
+    SIM_FIGS(X)
+#undef X
+  default: return 0;
+  }
+}
+
+typedef struct {
+  double load;
+  uint32_t nrun;
+  mp1_sim_result_t run[MP1_SIM_MAX_SEEDS];
+  mp1_stat_t fig[FIG_N];
+  uint32_t saturated; /* runs whose queue overflowed in the window */
+  uint32_t complete;  /* runs that delivered everything (sync) */
+  double completion;  /* mean over runs (sync) */
+} point_t;
+
+typedef struct {
+  const char *label;
+  uint64_t done, total; /* cycles over the whole job */
+  uint64_t this_run;
+  int tty;
+  double last;
+} progress_t;
+
+static void progress(void *ctx, double frac) {
+  progress_t *p = ctx;
+  const double all = p->total ? ((double)p->done + frac * (double)p->this_run) / (double)p->total : 1;
+  if (all - p->last < (p->tty ? 0.01 : 0.1) && frac < 1.0) return;
+  p->last = all;
+  const int w = 40, k = (int)(all * w + 0.5);
+  fprintf(stderr, "\r%s [", p->label);
+  for (int i = 0; i < w; i++) fputc(i < k ? '#' : '.', stderr);
+  fprintf(stderr, "] %3.0f%%", 100 * all);
+  if (!p->tty) fputc('\n', stderr);
+}
+
+static int usage_sim(const char *cmd) {
+  fprintf(stderr,
+          "usage: madpost %s [--config FILE] [--KEY VALUE ...] [--format table|csv|json]%s\n"
+          "keys (also in the config file, sections [network] [traffic] [run]):\n"
+          "  --mesh KXxKY (16x16, 2..32 each)  --routing oblivious|restrictive|adaptive\n"
+          "  --queue N (10)  --traffic uniform|local|shuffle|bitrev|transpose|bitcomp|hotspot\n"
+          "  --mode async|sync  --arrival exponential|uniform|bursty  --burst MEAN (4)\n"
+          "  --load PERCENT of the bisection bound 8/(3n) (30)  --length BYTES incl. header (6)\n"
+          "  --hot-node N  --hot-frac F  --warmup CYCLES (8000)  --measure CYCLES (8000)\n"
+          "  --drain CYCLES (0; sync needs it)  --seed S (1)  --seeds RUNS (3)\n",
+          cmd,
+          strcmp(cmd, "sweep") ? ""
+                               : "\n       --loads FROM:TO:STEP (percent) --after K (points past "
+                                 "saturation, 1) --out DIR --name NAME --plots yes|no");
+  return 2;
+}
+
+/* Applies --config first, then the other options in order; the rest go to `extra`. */
+typedef int (*extra_fn)(void *ctx, const char *key, const char *val);
+
+static int parse_opts(int argc, char **argv, mp1_sim_cfg_t *c, const char **format,
+                      extra_fn extra, void *ectx, const char *cmd) {
+  char err[400];
+  mp1_sim_cfg_default(c);
+  for (int i = 0; i + 1 < argc; i += 2)
+    if (!strcmp(argv[i], "--config") && mp1_sim_cfg_load(c, argv[i + 1], err, sizeof err)) {
+      fprintf(stderr, "madpost: %s: %s\n", cmd, err);
+      return 2;
+    }
+  for (int i = 0; i < argc; i += 2) {
+    const char *a = argv[i];
+    if (strncmp(a, "--", 2) || i + 1 >= argc) {
+      fprintf(stderr, "madpost: %s: '%s': expected --KEY VALUE\n", cmd, a);
+      return usage_sim(cmd);
+    }
+    const char *v = argv[i + 1];
+    if (!strcmp(a, "--config")) continue;
+    if (!strcmp(a, "--format")) {
+      if (strcmp(v, "table") && strcmp(v, "csv") && strcmp(v, "json")) {
+        fprintf(stderr, "madpost: %s: --format: '%s' is not table, csv or json\n", cmd, v);
+        return 2;
+      }
+      *format = v;
+      continue;
+    }
+    if (extra) {
+      const int e = extra(ectx, a + 2, v);
+      if (e == 0) continue;
+      if (e == 2) return 2;
+    }
+    if (mp1_sim_cfg_set(c, a + 2, v, err, sizeof err)) {
+      fprintf(stderr, "madpost: %s: %s\n", cmd, err);
+      return 2;
+    }
+  }
+  if (mp1_sim_cfg_check(c, err, sizeof err)) {
+    fprintf(stderr, "madpost: %s: %s\n", cmd, err);
+    return 2;
+  }
+  return 0;
+}
+
+static int run_point(const mp1_sim_cfg_t *c, point_t *pt, progress_t *pr) {
+  char err[256];
+  pt->load = c->load;
+  pt->nrun = c->seeds;
+  pt->saturated = pt->complete = 0;
+  pt->completion = 0;
+  const uint64_t per = c->mode == MP1_MODE_SYNC ? c->drain : c->warmup + c->measure + c->drain;
+  for (uint32_t k = 0; k < c->seeds; k++) {
+    pr->this_run = per;
+    if (mp1_sim_run(c, c->seed + k, &pt->run[k], NULL, progress, pr, err, sizeof err)) {
+      fprintf(stderr, "\nmadpost: %s\n", err);
+      return 1;
+    }
+    pr->done += per;
+    pt->saturated += pt->run[k].saturated > 0;
+    pt->complete += pt->run[k].complete > 0;
+    pt->completion += (double)pt->run[k].completion / c->seeds;
+  }
+  for (int f = 0; f < FIG_N; f++) {
+    double v[MP1_SIM_MAX_SEEDS];
+    for (uint32_t k = 0; k < c->seeds; k++) v[k] = fig_of(&pt->run[k], f);
+    pt->fig[f] = mp1_sim_stat(v, c->seeds);
+  }
+  return 0;
+}
+
+static void json_point(FILE *f, const point_t *pt) {
+  fprintf(f, "{\"load\":%g,\"saturated_runs\":%u,\"complete_runs\":%u,\"completion\":%.6g,", pt->load,
+          pt->saturated, pt->complete, pt->completion);
+  for (int k = 0; k < FIG_N; k++)
+    fprintf(f, "\"%s\":{\"mean\":%.6g,\"ci95\":%.6g},", fig_names[k], pt->fig[k].mean,
+            pt->fig[k].ci);
+  fprintf(f, "\"runs\":[");
+  for (uint32_t i = 0; i < pt->nrun; i++) {
+    const mp1_sim_result_t *r = &pt->run[i];
+    fprintf(f, "%s{\"seed\":%llu", i ? "," : "", (unsigned long long)r->seed);
+#define X(name) fprintf(f, ",\"" #name "\":%llu", (unsigned long long)r->name);
+    SIM_COUNTS(X)
+#undef X
+    for (int k = 0; k < FIG_N; k++) fprintf(f, ",\"%s\":%.6g", fig_names[k], fig_of(r, k));
+    fprintf(f, ",\"saturated\":%d,\"complete\":%d}", r->saturated, r->complete);
+  }
+  fprintf(f, "]}");
+}
+
+static void csv_head(FILE *f) {
+  fprintf(f, "load,saturated_runs,complete_runs,completion");
+  for (int k = 0; k < FIG_N; k++) fprintf(f, ",%s,%s_ci95", fig_names[k], fig_names[k]);
+#define X(name) fprintf(f, ",%s", #name);
+  SIM_COUNTS(X)
+#undef X
+  fprintf(f, "\n");
+}
+
+static void csv_point(FILE *f, const point_t *pt) {
+  fprintf(f, "%g,%u,%u,%.6g", pt->load, pt->saturated, pt->complete, pt->completion);
+  for (int k = 0; k < FIG_N; k++) fprintf(f, ",%.6g,%.6g", pt->fig[k].mean, pt->fig[k].ci);
+  /* counters summed over the runs */
+#define X(name)                                                               \
+  {                                                                           \
+    unsigned long long s_ = 0;                                                \
+    for (uint32_t i = 0; i < pt->nrun; i++) s_ += pt->run[i].name;            \
+    fprintf(f, ",%llu", s_);                                                  \
+  }
+  SIM_COUNTS(X)
+#undef X
+  fprintf(f, "\n");
+}
+
+static void table_point(FILE *f, const mp1_sim_cfg_t *c, const point_t *pt) {
+  fprintf(f, "load %g%% of 8/(3n), %u run%s (mean +- 95%% CI):\n", pt->load, pt->nrun,
+          pt->nrun > 1 ? "s" : "");
+  for (int k = 0; k < FIG_N; k++)
+    fprintf(f, "  %-18s %12.4f +- %.4f\n", fig_names[k], pt->fig[k].mean, pt->fig[k].ci);
+  for (uint32_t i = 0; i < pt->nrun; i++) {
+    const mp1_sim_result_t *r = &pt->run[i];
+    fprintf(f,
+            "  seed %llu: generated %llu, overflowed %llu, delivered %llu, corrupt %llu, dropped "
+            "by chips %llu, left in queues %llu, in the network %llu%s\n",
+            (unsigned long long)r->seed, (unsigned long long)r->generated,
+            (unsigned long long)r->overflow, (unsigned long long)r->delivered,
+            (unsigned long long)r->corrupt, (unsigned long long)r->net_dropped,
+            (unsigned long long)r->in_queue, (unsigned long long)r->in_network,
+            r->saturated ? "  SATURATED (queue overflow)" : "");
+    if (c->mode == MP1_MODE_SYNC)
+      fprintf(f, "    completion %llu cycles%s\n", (unsigned long long)r->completion,
+              r->complete ? "" : " (NOT complete within drain)");
+  }
+}
+
+int madpost_cmd_sim(int argc, char **argv) {
+  mp1_sim_cfg_t c;
+  const char *format = "table";
+  const int e = parse_opts(argc, argv, &c, &format, NULL, NULL, "sim");
+  if (e) return e;
+  point_t *pt = calloc(1, sizeof *pt);
+  if (!pt) return 1;
+  progress_t pr = {.label = "sim", .tty = isatty(2), .total = (uint64_t)c.seeds * (c.mode == MP1_MODE_SYNC ? c.drain : c.warmup + c.measure + c.drain)};
+  if (run_point(&c, pt, &pr)) {
+    free(pt);
+    return 1;
+  }
+  fprintf(stderr, "\n");
+  if (!strcmp(format, "json")) {
+    printf("{\"params\":{");
+    mp1_sim_cfg_json(&c, stdout);
+    printf("},\"result\":");
+    json_point(stdout, pt);
+    printf("}\n");
+  } else if (!strcmp(format, "csv")) {
+    mp1_sim_cfg_text(&c, stdout, "# ");
+    csv_head(stdout);
+    csv_point(stdout, pt);
+  } else {
+    mp1_sim_cfg_text(&c, stdout, "");
+    table_point(stdout, &c, pt);
+  }
+  free(pt);
+  return 0;
+}
+
+typedef struct {
+  double from, to, step;
+  uint32_t after;
+  const char *out, *name;
+  int plots;
+} sweep_opts_t;
+
+static int sweep_extra(void *ctx, const char *key, const char *v) {
+  sweep_opts_t *o = ctx;
+  if (!strcmp(key, "loads")) {
+    char tail;
+    if (sscanf(v, "%lf:%lf:%lf%c", &o->from, &o->to, &o->step, &tail) != 3 || o->from < 0 ||
+        o->to < o->from || o->step <= 0 || (o->to - o->from) / o->step > 1000) {
+      fprintf(stderr, "madpost: sweep: --loads: '%s' is not FROM:TO:STEP (percent, at most 1000 "
+                      "points)\n", v);
+      return 2;
+    }
+    return 0;
+  }
+  if (!strcmp(key, "after")) {
+    char *end;
+    errno = 0;
+    const unsigned long a = strtoul(v, &end, 10);
+    if (!*v || *end || errno || a > 100) {
+      fprintf(stderr, "madpost: sweep: --after: '%s' is not a number in 0..100\n", v);
+      return 2;
+    }
+    o->after = (uint32_t)a;
+    return 0;
+  }
+  if (!strcmp(key, "out")) return o->out = v, 0;
+  if (!strcmp(key, "name")) return o->name = v, 0;
+  if (!strcmp(key, "plots")) {
+    if (strcmp(v, "yes") && strcmp(v, "no")) {
+      fprintf(stderr, "madpost: sweep: --plots: '%s' is not yes or no\n", v);
+      return 2;
+    }
+    o->plots = !strcmp(v, "yes");
+    return 0;
+  }
+  return 1;
+}
+
+/* Plots of one sweep (PNG and SVG) through gnuplot: latency, utilisation, adaptations, buffers,
+ * injection queue and delay against the accepted load, like 004's Figs. 9-11. */
+static int plot_sweep(const char *dir, const char *name) {
+  static const struct {
+    const char *tag, *ylabel, *cols;
+  } figs[] = {
+      {"latency", "latency (cycles)", "X:(column(\"latency\")) t 'latency'"},
+      {"util", "channel utilisation (%)",
+       "X:(column(\"util_max\")) t 'most loaded', '' u X:(column(\"util_mean\")) t 'average'"},
+      {"adapt", "adaptations per message",
+       "X:(column(\"adapt_per_msg\")) t 'all', '' u X:(column(\"adapt_buf_per_msg\")) t 'from a "
+       "buffered message'"},
+      {"buffers", "routing-machine buffers",
+       "X:(column(\"buffers_hold\")) t 'holding a waiting segment', '' u X:(column(\"buffers_busy\")) "
+       "t 'not idle'"},
+      {"queue", "injection queue (messages per node)", "X:(column(\"queue_mean\")) t 'queue'"},
+      {"injdelay", "injection delay (cycles)", "X:(column(\"inj_delay\")) t 'injection delay'"},
+  };
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s.gp", dir, name);
+  FILE *g = fopen(path, "w");
+  if (!g) return -1;
+  fprintf(g, "set datafile separator ','\nset key autotitle columnhead\nset grid\n"
+             "set xlabel 'accepted load (%% of the bisection bound 8/(3n))'\n");
+  for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++)
+    for (int svg = 0; svg < 2; svg++) {
+      fprintf(g, "set terminal %s size 800,500\nset output '%s/%s_%s.%s'\n",
+              svg ? "svg" : "pngcairo", dir, name, figs[i].tag, svg ? "svg" : "png");
+      char cols[400], *x;
+      snprintf(cols, sizeof cols, "%s", figs[i].cols);
+      while ((x = strchr(cols, 'X'))) {
+        /* the x column: accepted load */
+        char rest[400];
+        snprintf(rest, sizeof rest, "%s", x + 1);
+        snprintf(x, sizeof cols - (size_t)(x - cols), "(column(\"throughput_pct\"))%s", rest);
+      }
+      fprintf(g, "set ylabel '%s'\nset title '%s'\nplot '%s/%s.csv' u %s w lp\n", figs[i].ylabel,
+              name, dir, name, cols);
+    }
+  fclose(g);
+  char cmd[1200];
+  snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>&1", path);
+  FILE *p = popen(cmd, "r");
+  if (!p) return -1;
+  char line[256];
+  int noisy = 0;
+  while (fgets(line, sizeof line, p)) {
+    fputs(line, stderr);
+    noisy = 1;
+  }
+  const int rc = pclose(p);
+  return rc == 0 && !noisy ? 0 : -1;
+}
+
+int madpost_cmd_sweep(int argc, char **argv) {
+  mp1_sim_cfg_t c;
+  const char *format = "csv";
+  sweep_opts_t o = {.from = 5, .to = 100, .step = 5, .after = 1, .out = NULL, .name = "sweep",
+                    .plots = 1};
+  const int e = parse_opts(argc, argv, &c, &format, sweep_extra, &o, "sweep");
+  if (e) return e;
+  if (!o.out) {
+    fprintf(stderr, "madpost: sweep: --out DIR is required (CSV, JSON and plots go there)\n");
+    return 2;
+  }
+  if (mkdir(o.out, 0777) && errno != EEXIST) {
+    fprintf(stderr, "madpost: sweep: cannot create %s: %s\n", o.out, strerror(errno));
+    return 1;
+  }
+  const uint32_t npts = (uint32_t)floor((o.to - o.from) / o.step + 1e-9) + 1;
+  point_t *pts = calloc(npts, sizeof *pts);
+  if (!pts) return 1;
+  const uint64_t per = c.mode == MP1_MODE_SYNC ? c.drain : c.warmup + c.measure + c.drain;
+  progress_t pr = {.label = o.name, .tty = isatty(2), .total = (uint64_t)npts * c.seeds * per};
+  uint32_t got = 0, past = 0;
+  double sat_load = -1;
+  for (uint32_t i = 0; i < npts; i++) {
+    c.load = o.from + o.step * i;
+    if (run_point(&c, &pts[i], &pr)) {
+      free(pts);
+      return 1;
+    }
+    got = i + 1;
+    if (pts[i].saturated) {
+      if (past++ >= o.after) break;
+    } else if (!past) {
+      sat_load = c.load;
+    }
+  }
+  pr.done = pr.total;
+  progress(&pr, 1.0);
+  fprintf(stderr, "\n");
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s.csv", o.out, o.name);
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "madpost: sweep: cannot write %s\n", path);
+    free(pts);
+    return 1;
+  }
+  mp1_sim_cfg_text(&c, f, "# ");
+  csv_head(f);
+  for (uint32_t i = 0; i < got; i++) csv_point(f, &pts[i]);
+  fclose(f);
+  snprintf(path, sizeof path, "%s/%s.json", o.out, o.name);
+  f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "madpost: sweep: cannot write %s\n", path);
+    free(pts);
+    return 1;
+  }
+  fprintf(f, "{\"params\":{");
+  mp1_sim_cfg_json(&c, f);
+  fprintf(f, "},\"saturation_load\":%g,\"points\":[", sat_load);
+  for (uint32_t i = 0; i < got; i++) {
+    if (i) fprintf(f, ",\n");
+    json_point(f, &pts[i]);
+  }
+  fprintf(f, "]}\n");
+  fclose(f);
+  printf("sweep %s: %u points, highest load without queue overflow %g%%, results in %s/%s.csv "
+         "and .json\n",
+         o.name, got, sat_load, o.out, o.name);
+  if (o.plots) {
+    if (plot_sweep(o.out, o.name)) {
+      fprintf(stderr, "madpost: sweep: plotting failed (is gnuplot installed? `make deps-plot`)\n");
+      free(pts);
+      return 1;
+    }
+    printf("plots: %s/%s_{latency,util,adapt,buffers,queue,injdelay}.{png,svg}\n", o.out, o.name);
+  }
+  free(pts);
+  return 0;
+}
+
+/* Speed and memory of the simulator (a benchmark, not a test). */
+int madpost_cmd_simbench(int argc, char **argv) {
+  mp1_sim_cfg_t c;
+  const char *format = "table";
+  const int e = parse_opts(argc, argv, &c, &format, NULL, NULL, "simbench");
+  if (e) return e;
+  mp1_sim_result_t r;
+  char err[256];
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  if (mp1_sim_run(&c, c.seed, &r, NULL, NULL, NULL, err, sizeof err)) {
+    fprintf(stderr, "madpost: simbench: %s\n", err);
+    return 1;
+  }
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  const double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  const uint64_t cycles = c.warmup + c.measure;
+  const double nodes = (double)c.kx * c.ky;
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  const double ncps = nodes * (double)cycles / sec;
+  if (!strcmp(format, "json"))
+    printf("{\"mesh\":\"%ux%u\",\"load\":%g,\"routing\":%d,\"cycles\":%llu,\"seconds\":%.3f,"
+           "\"node_cycles_per_s\":%.0f,\"peak_rss_kb\":%ld,\"bytes_per_node_rss\":%.0f,"
+           "\"bytes_per_node_model\":%zu,\"delivered\":%llu}\n",
+           c.kx, c.ky, c.load, (int)c.route, (unsigned long long)cycles, sec, ncps, ru.ru_maxrss,
+           ru.ru_maxrss * 1024.0 / nodes, mp1_sim_bytes_per_node(&c),
+           (unsigned long long)r.delivered);
+  else
+    printf("simbench: %ux%u load %g%%: %llu cycles in %.2f s = %.2f M node-cycles/s; peak RSS "
+           "%ld KB = %.0f B/node (model and interface state %zu B/node); %llu delivered\n",
+           c.kx, c.ky, c.load, (unsigned long long)cycles, sec, ncps / 1e6, ru.ru_maxrss,
+           ru.ru_maxrss * 1024.0 / nodes, mp1_sim_bytes_per_node(&c),
+           (unsigned long long)r.delivered);
+  return 0;
+}
