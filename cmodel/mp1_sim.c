@@ -96,7 +96,13 @@ static void msg_release(sim_t *s, uint32_t i) {
 static void msg_header(sim_t *s, msg_t *m, rng_t *r) {
   const uint32_t kx = s->c->kx, sx = m->src % kx, sy = m->src / kx, dx = m->dst % kx,
                  dy = m->dst / kx;
-  const uint32_t plane = ((dx < sx) << 1) | (dy < sy);
+  uint32_t px = dx < sx, py = dy < sy;
+  if (s->c->zero_random) {
+    /* an offset of 0 fits either plane of that sign: spread them (docs/mp1_sim.md §2) */
+    if (dx == sx) px = (uint32_t)rng_below(r, 2);
+    if (dy == sy) py = (uint32_t)rng_below(r, 2);
+  }
+  const uint32_t plane = (px << 1) | py;
   uint32_t dim;
   if (dx != sx && dy != sy) {
     dim = s->c->route == MP1_ROUTE_OBLIVIOUS ? 0 : (uint32_t)rng_below(r, 2);

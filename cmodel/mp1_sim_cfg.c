@@ -107,6 +107,7 @@ static const struct {
   const char *key, *section;
 } keys[] = {
     {"mesh", "network"},     {"routing", "network"},  {"queue", "network"},
+    {"zero-offset", "network"},
     {"traffic", "traffic"},  {"mode", "traffic"},     {"arrival", "traffic"},
     {"burst", "traffic"},    {"load", "traffic"},     {"length", "traffic"},
     {"hot-node", "traffic"}, {"hot-frac", "traffic"}, {"warmup", "run"},
@@ -123,6 +124,12 @@ int mp1_sim_cfg_set(mp1_sim_cfg_t *c, const char *key, const char *v, char *err,
     return 0;
   }
   if (!strcmp(key, "queue")) return parse_u32(key, v, 1, 64, &c->queue, err, n);
+  if (!strcmp(key, "zero-offset")) {
+    static const char *const zn[] = {"plus", "random"};
+    if (parse_enum(key, v, zn, 2, &e, err, n)) return -1;
+    c->zero_random = e;
+    return 0;
+  }
   if (!strcmp(key, "traffic")) {
     mp1_pattern_e p;
     if (mp1_pattern_parse(v, &p))
@@ -168,6 +175,11 @@ typedef struct {
 static int on_key(void *user, const char *section, const char *name, const char *value) {
   load_ctx_t *L = user;
   char sub[256];
+  if (*section && strcmp(section, "network") && strcmp(section, "traffic") && strcmp(section, "run")) {
+    fail(L->err, L->n, "%s: unknown section [%s] (sections: network, traffic, run)", L->path,
+         section);
+    return 0;
+  }
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
     if (strcmp(name, keys[i].key)) continue;
     if (*section && strcmp(section, keys[i].section)) {
@@ -185,11 +197,7 @@ static int on_key(void *user, const char *section, const char *name, const char 
     }
     return 1;
   }
-  if (*section && strcmp(section, "network") && strcmp(section, "traffic") && strcmp(section, "run"))
-    fail(L->err, L->n, "%s: unknown section [%s] (sections: network, traffic, run)", L->path,
-         section);
-  else
-    fail(L->err, L->n, "%s: unknown parameter '%s'", L->path, name);
+  fail(L->err, L->n, "%s: unknown parameter '%s'", L->path, name);
   return 0;
 }
 
@@ -234,23 +242,25 @@ double mp1_sim_rate(const mp1_sim_cfg_t *c) {
 
 void mp1_sim_cfg_json(const mp1_sim_cfg_t *c, FILE *f) {
   fprintf(f,
-          "\"mesh\":\"%ux%u\",\"routing\":\"%s\",\"queue\":%u,\"traffic\":\"%s\",\"mode\":\"%s\","
+          "\"mesh\":\"%ux%u\",\"routing\":\"%s\",\"queue\":%u,\"zero-offset\":\"%s\",\"traffic\":\"%s\",\"mode\":\"%s\","
           "\"arrival\":\"%s\",\"burst\":%g,\"load\":%g,\"length\":%u,\"hot-node\":%u,"
           "\"hot-frac\":%g,\"warmup\":%llu,\"measure\":%llu,\"drain\":%llu,\"seed\":%llu,"
           "\"seeds\":%u,\"rate\":%.9g",
-          c->kx, c->ky, route_names[c->route], c->queue, mp1_pattern_name(c->traffic.pattern),
-          mode_names[c->mode], mp1_arrival_name(c->arrival.kind), c->arrival.burst, c->load,
-          c->len, c->traffic.hot_node, c->traffic.hot_frac, (unsigned long long)c->warmup,
+          c->kx, c->ky, route_names[c->route], c->queue, c->zero_random ? "random" : "plus",
+          mp1_pattern_name(c->traffic.pattern), mode_names[c->mode],
+          mp1_arrival_name(c->arrival.kind), c->arrival.burst, c->load, c->len,
+          c->traffic.hot_node, c->traffic.hot_frac, (unsigned long long)c->warmup,
           (unsigned long long)c->measure, (unsigned long long)c->drain,
           (unsigned long long)c->seed, c->seeds, mp1_sim_rate(c));
 }
 
 void mp1_sim_cfg_text(const mp1_sim_cfg_t *c, FILE *f, const char *p) {
   fprintf(f,
-          "%smesh=%ux%u routing=%s queue=%u traffic=%s mode=%s arrival=%s burst=%g\n"
+          "%smesh=%ux%u routing=%s queue=%u zero-offset=%s traffic=%s mode=%s arrival=%s burst=%g\n"
           "%sload=%g length=%u hot-node=%u hot-frac=%g warmup=%llu measure=%llu drain=%llu\n"
           "%sseed=%llu seeds=%u rate=%.9g messages/node/cycle\n",
-          p, c->kx, c->ky, route_names[c->route], c->queue, mp1_pattern_name(c->traffic.pattern),
+          p, c->kx, c->ky, route_names[c->route], c->queue, c->zero_random ? "random" : "plus",
+          mp1_pattern_name(c->traffic.pattern),
           mode_names[c->mode], mp1_arrival_name(c->arrival.kind), c->arrival.burst, p, c->load,
           c->len, c->traffic.hot_node, c->traffic.hot_frac, (unsigned long long)c->warmup,
           (unsigned long long)c->measure, (unsigned long long)c->drain, p,

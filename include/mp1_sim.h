@@ -30,6 +30,7 @@ typedef struct {
   double load;                /* offered load, percent of the bisection bound 8 / (3 n) flits */
   uint32_t len;               /* message bytes, header flits included */
   uint32_t queue;             /* injection queue (messages) */
+  uint32_t zero_random;       /* an offset of 0 picks either plane at random (else the + one) */
   uint64_t warmup, measure;   /* cycles */
   uint64_t drain;             /* at most this many cycles after the window to deliver the rest */
   uint64_t seed;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Command-line checks of build/madpost: usage errors exit 2 with a message naming the problem;
-# the per-hop command's zero-load figures and formats.
+# the per-hop command's zero-load figures and formats; the network simulator's options and files.
 set -uo pipefail
 bin=${1:-build/madpost}
 fails=0
@@ -32,5 +32,22 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 expect 0 "data intact" -- hop --src 0,0 --dst 2,2 --vcd "$tmp/p.vcd"
 grep -q 'n0_x0_y0' "$tmp/p.vcd" || { echo "FAIL: no path scope in the VCD"; fails=$((fails + 1)); }
 expect 1 "cannot write" -- hop --src 0,0 --dst 2,2 --vcd /nonexistent/dir/p.vcd
+# the network simulator: usage errors name the problem and exit 2; parameters echoed
+expect 2 "unknown parameter 'bogus'" -- sim --bogus 1
+expect 2 "routing: 'fast' is not one of" -- sim --routing fast
+expect 2 "expected --KEY VALUE" -- sim --mesh
+expect 2 "transpose needs a square" -- sim --mesh 8x4 --traffic transpose
+expect 2 "is not of the form KXxKY" -- sim --mesh 8
+printf '[network]\nmesh = 4x4\nspeed = 9\n' > "$tmp/bad.ini"
+expect 2 "bad.ini: unknown parameter 'speed'" -- sim --config "$tmp/bad.ini"
+expect 2 "cannot open" -- sim --config "$tmp/none.ini"
+printf '[network]\nmesh = 4x4\n[run]\nseeds = 1\nwarmup = 100\nmeasure = 400\n' > "$tmp/ok.ini"
+expect 0 '"mesh":"4x4","routing":"adaptive"' -- sim --config "$tmp/ok.ini" --load 5 --format json
+expect 0 "mesh=4x4 routing=oblivious" -- sim --config "$tmp/ok.ini" --routing oblivious --load 5
+expect 2 "--out DIR is required" -- sweep --mesh 4x4
+expect 2 "is not FROM:TO:STEP" -- sweep --mesh 4x4 --loads 5-10 --out "$tmp"
+expect 0 "2 points" -- sweep --config "$tmp/ok.ini" --loads 5:10:5 --out "$tmp/sw" --name t --plots no
+head -5 "$tmp/sw/t.csv" | grep -q '^5,0,' || { echo "FAIL: sweep CSV lacks the 5% row"; fails=$((fails + 1)); }
+grep -q '"saturation_load":10' "$tmp/sw/t.json" || { echo "FAIL: sweep JSON"; fails=$((fails + 1)); }
 if [ "$fails" -ne 0 ]; then echo "test_cli: $fails failed"; exit 1; fi
 echo "test_cli: all passed"

@@ -1,0 +1,288 @@
+/* cmocka tests of the MP1 network simulator: metrics on hand-worked runs, conservation, the
+ * channel-crossing count against the oblivious paths, determinism, configuration errors. */
+#define _POSIX_C_SOURCE 200809L /* mkstemp */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "mp1_hop.h"
+#include "mp1_sim.h"
+
+static mp1_sim_cfg_t cfg(const char *const *kv) {
+  mp1_sim_cfg_t c;
+  char err[256];
+  mp1_sim_cfg_default(&c);
+  for (; *kv; kv += 2) {
+    if (mp1_sim_cfg_set(&c, kv[0], kv[1], err, sizeof err)) fail_msg("%s", err);
+  }
+  return c;
+}
+
+static void run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_sim_chan_t *ch) {
+  char err[256];
+  if (mp1_sim_run(c, seed, r, ch, NULL, NULL, err, sizeof err)) fail_msg("%s", err);
+}
+
+/* 2x2, synchronous transpose: (0,1) -> (1,0) and (1,0) -> (0,1), one message each, in different
+ * planes, so nothing contends. Hand-worked: 2 links, 6 flits, one turn; the per-hop engine gives
+ * the end-to-end time; the sender needs 8 cycles from queue entry to its first header chunk
+ * (selection flit 3, EOS 1, an idle chunk, the controller's claim and forward). */
+static void lone_messages(void **state) {
+  (void)state;
+  const char *kv[] = {"mesh", "2x2", "mode", "sync", "traffic", "transpose", "drain", "1000",
+                      "routing", "oblivious", "length", "6", NULL};
+  mp1_sim_cfg_t c = cfg(kv);
+  mp1_sim_result_t r;
+  run(&c, 1, &r, NULL);
+  mp1_hop_cfg_t h = {.kx = 2, .ky = 2, .sx = 0, .sy = 1, .dx = 1, .dy = 0, .len = 4,
+                     .max_cycles = 10000};
+  mp1_hop_result_t hr;
+  char err[128];
+  assert_int_equal(mp1_hop_run(&h, &hr, err, sizeof err), 0);
+  assert_int_equal(hr.total, 24);
+  assert_int_equal(r.generated, 2);
+  assert_int_equal(r.delivered, 2);
+  assert_int_equal(r.corrupt + r.overflow + r.in_queue + r.in_network + r.net_dropped, 0);
+  assert_true(r.complete);
+  /* net latency: first header chunk injected to the EOM cycle = the engine's total - 1 */
+  assert_true(r.net_lat_mean == (double)(hr.total - 1));
+  assert_true(r.lat_mean == (double)(hr.total - 1 + 8));
+  assert_true(r.lat_max == r.lat_mean);
+  assert_true(r.lat_sd == 0.0);
+  assert_true(r.inj_delay_mean == 0.0); /* the interface buffer was free */
+  assert_true(r.hops_mean == 2.0);
+  assert_int_equal(r.completion, hr.total - 1 + 8 + 1);
+  /* 2 messages x 6 bytes over the run's cycles */
+  assert_true(r.thr_bytes == 12.0 / (double)r.completion);
+  /* no edge node cuts through, so no dead flit; each message holds each of its 2 links for
+   * at least its 19 chunks (18 flit chunks and EOM) */
+  assert_true(r.util_dead_mean == 0.0);
+  const double busy_cycles = r.util_mean / 100.0 * (double)r.completion * 4 * 8;
+  assert_true(busy_cycles >= 4 * 19 - 1e-9);
+  assert_true(r.util_max / 100.0 * (double)r.completion >= 19 - 1e-9);
+  assert_true(r.adapt_per_msg == 0.0);
+}
+
+/* Exactly the oblivious (X then Y) paths: every channel's live crossings equal the number of the
+ * permutation's paths through it, no other channel carries a live message, and each crossing holds
+ * its link at least as long as its chunks take. */
+static void crossings_match_paths(void **state) {
+  (void)state;
+  const char *kv[] = {"mesh", "4x4", "mode", "sync", "traffic", "bitrev", "drain", "20000",
+                      "routing", "oblivious", "length", "6", NULL};
+  mp1_sim_cfg_t c = cfg(kv);
+  const uint32_t n = 16;
+  uint64_t cross[16 * 8], busy[16 * 8], dead[16 * 8], want[16 * 8] = {0}, least[16 * 8] = {0};
+  mp1_sim_chan_t ch = {cross, busy, dead};
+  mp1_sim_result_t r;
+  run(&c, 5, &r, &ch);
+  assert_true(r.complete);
+  mp1_traffic_cfg_t t = {.pattern = MP1_TR_BITREV, .kx = 4, .ky = 4};
+  uint32_t msgs = 0;
+  for (uint32_t s = 0; s < n; s++) {
+    const int64_t d = mp1_traffic_dest(&t, s, NULL);
+    if (d < 0) continue;
+    msgs++;
+    int x = (int)(s % 4), y = (int)(s / 4);
+    const int dx = (int)(d % 4), dy = (int)(d / 4);
+    const uint32_t p = ((uint32_t)(dx < x) << 1) | (uint32_t)(dy < y);
+    /* a link holds the message's flits still to go (6, or 5 once the turn consumed the first
+     * address flit) as 3 chunks each, then the EOM */
+    const uint32_t turned = x != dx && y != dy;
+    while (x != dx) {
+      want[(y * 4 + x) * 8 + 2 * p]++;
+      least[(y * 4 + x) * 8 + 2 * p] += 3 * 6 + 1;
+      x += dx > x ? 1 : -1;
+    }
+    while (y != dy) {
+      want[(y * 4 + x) * 8 + 2 * p + 1]++;
+      least[(y * 4 + x) * 8 + 2 * p + 1] += 3 * (6 - turned) + 1;
+      y += dy > y ? 1 : -1;
+    }
+  }
+  assert_int_equal(r.delivered, msgs);
+  for (uint32_t i = 0; i < n * 8; i++) {
+    if (cross[i] != want[i])
+      fail_msg("node %u channel %u: %llu live crossings, the paths give %llu", i / 8, i % 8,
+               (unsigned long long)cross[i], (unsigned long long)want[i]);
+    assert_true(busy[i] >= dead[i]);
+    if (busy[i] - dead[i] < least[i])
+      fail_msg("node %u channel %u: %llu live cycles for %llu messages", i / 8, i % 8,
+               (unsigned long long)(busy[i] - dead[i]), (unsigned long long)want[i]);
+  }
+}
+
+/* Every generated message is delivered, still queued, in the network, or counted as dropped; after
+ * a drain nothing is left and nothing was lost, even past saturation. */
+static void conservation(void **state) {
+  (void)state;
+  const char *const loads[] = {"10", "60", "120"};
+  const char *const routes[] = {"oblivious", "restrictive", "adaptive"};
+  for (int k = 0; k < 3; k++) {
+    const char *kv[] = {"mesh", "4x4", "load", loads[k], "routing", routes[k], "warmup", "500",
+                        "measure", "3000", "length", k == 2 ? "48" : "6", NULL};
+    mp1_sim_cfg_t c = cfg(kv);
+    mp1_sim_result_t r;
+    run(&c, 3, &r, NULL);
+    assert_int_equal(r.generated,
+                     r.overflow + r.delivered + r.corrupt + r.in_queue + r.in_network);
+    assert_int_equal(r.corrupt, 0);
+    assert_int_equal(r.net_dropped, 0);
+    assert_true(r.w_delivered > 0);
+    c.drain = 200000;
+    run(&c, 3, &r, NULL);
+    assert_int_equal(r.generated, r.overflow + r.delivered);
+    assert_int_equal(r.in_queue + r.in_network + r.corrupt + r.net_dropped, 0);
+    if (k == 2) assert_true(r.overflow > 0 && r.saturated); /* 120% of the bound */
+    if (k == 0) assert_true(r.overflow == 0 && !r.saturated);
+  }
+}
+
+/* A small end-to-end run against known figures (at 10%: a 4x4 mesh's bisection bound is more
+ * than its injection channels can feed, docs/mp1_sim.md §3): below saturation the accepted load equals the
+ * offered load, and the mean path is the mesh's mean distance (4x4: 2 (k^2 - 1) / (3k) N / (N-1)
+ * = 8/3). */
+static void end_to_end(void **state) {
+  (void)state;
+  const char *kv[] = {"mesh", "4x4", "load", "10", "seeds", "3", "measure", "20000", NULL};
+  mp1_sim_cfg_t c = cfg(kv);
+  double hops[3], thr[3];
+  for (uint32_t s = 0; s < 3; s++) {
+    mp1_sim_result_t r;
+    run(&c, 11 + s, &r, NULL);
+    assert_false(r.saturated);
+    hops[s] = r.hops_mean;
+    thr[s] = r.thr_frac;
+    assert_true(r.lat_mean > r.net_lat_mean && r.net_lat_mean >= 19.0);
+    assert_true(r.util_max > r.util_mean && r.util_mean > 0);
+    assert_true(r.adapt_buf_per_msg <= r.adapt_per_msg);
+  }
+  const mp1_stat_t h = mp1_sim_stat(hops, 3), t = mp1_sim_stat(thr, 3);
+  printf("4x4 at 10%%: hops %.4f +- %.4f, accepted %.3f%% +- %.3f\n", h.mean, h.ci, t.mean, t.ci);
+  assert_true(h.mean > 8.0 / 3 * 0.97 && h.mean < 8.0 / 3 * 1.03);
+  assert_true(t.mean > 9.5 && t.mean < 10.5);
+}
+
+/* One seed gives one cycle-by-cycle result; another seed gives another. */
+static void determinism(void **state) {
+  (void)state;
+  const char *kv[] = {"mesh", "6x5", "load", "40", "warmup", "1000", "measure", "4000",
+                      "arrival", "bursty", NULL};
+  mp1_sim_cfg_t c = cfg(kv);
+  mp1_sim_result_t a, b, d;
+  run(&c, 9, &a, NULL);
+  run(&c, 9, &b, NULL);
+  run(&c, 10, &d, NULL);
+  assert_memory_equal(&a, &b, sizeof a);
+  assert_true(a.generated != d.generated || a.lat_mean != d.lat_mean);
+}
+
+static void stat_ci(void **state) {
+  (void)state;
+  const double v[3] = {1.0, 2.0, 3.0};
+  const mp1_stat_t s = mp1_sim_stat(v, 3);
+  assert_true(s.mean == 2.0);
+  /* sd 1, t(0.975, 2) = 4.303: 4.303 / sqrt(3) */
+  assert_true(s.ci > 2.4843 && s.ci < 2.4844);
+  assert_true(mp1_sim_stat(v, 1).ci == 0.0);
+}
+
+static int write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  if (!f) return -1;
+  fputs(text, f);
+  return fclose(f);
+}
+
+static void expect_load_error(const char *text, const char *want) {
+  char path[] = "/tmp/mp1_sim_cfg_XXXXXX";
+  const int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  close(fd);
+  assert_int_equal(write_file(path, text), 0);
+  mp1_sim_cfg_t c;
+  mp1_sim_cfg_default(&c);
+  char err[400] = "";
+  const int rc = mp1_sim_cfg_load(&c, path, err, sizeof err);
+  unlink(path);
+  if (rc != -1 || !strstr(err, want)) fail_msg("config '%s': got '%s', want '%s'", text, err, want);
+}
+
+static void config_errors(void **state) {
+  (void)state;
+  mp1_sim_cfg_t c;
+  char err[400];
+  mp1_sim_cfg_default(&c);
+  assert_int_equal(mp1_sim_cfg_set(&c, "bogus", "1", err, sizeof err), -1);
+  assert_non_null(strstr(err, "unknown parameter 'bogus'"));
+  assert_int_equal(mp1_sim_cfg_set(&c, "mesh", "33x4", err, sizeof err), -1);
+  assert_non_null(strstr(err, "mesh (KX)"));
+  assert_int_equal(mp1_sim_cfg_set(&c, "mesh", "16", err, sizeof err), -1);
+  assert_non_null(strstr(err, "KXxKY"));
+  assert_int_equal(mp1_sim_cfg_set(&c, "routing", "fast", err, sizeof err), -1);
+  assert_non_null(strstr(err, "oblivious|restrictive|adaptive"));
+  assert_int_equal(mp1_sim_cfg_set(&c, "load", "-3", err, sizeof err), -1);
+  assert_int_equal(mp1_sim_cfg_set(&c, "load", "3x", err, sizeof err), -1);
+  assert_int_equal(mp1_sim_cfg_set(&c, "seeds", "0", err, sizeof err), -1);
+  assert_int_equal(mp1_sim_cfg_set(&c, "traffic", "random", err, sizeof err), -1);
+  assert_non_null(strstr(err, "traffic: 'random'"));
+  assert_int_equal(mp1_sim_cfg_set(&c, "hot-frac", "1.5", err, sizeof err), -1);
+  /* cross-checks */
+  mp1_sim_cfg_default(&c);
+  assert_int_equal(mp1_sim_cfg_set(&c, "mesh", "8x4", err, sizeof err), 0);
+  assert_int_equal(mp1_sim_cfg_set(&c, "traffic", "transpose", err, sizeof err), 0);
+  assert_int_equal(mp1_sim_cfg_check(&c, err, sizeof err), -1);
+  mp1_sim_cfg_default(&c);
+  assert_int_equal(mp1_sim_cfg_set(&c, "mode", "sync", err, sizeof err), 0);
+  assert_int_equal(mp1_sim_cfg_check(&c, err, sizeof err), -1);
+  assert_non_null(strstr(err, "drain"));
+  mp1_sim_cfg_default(&c);
+  c.len = 1;
+  assert_int_equal(mp1_sim_cfg_check(&c, err, sizeof err), -1);
+  assert_non_null(strstr(err, "length"));
+  /* files */
+  expect_load_error("[network]\nmesh = 8x8\nspeed = 3\n", "unknown parameter 'speed'");
+  expect_load_error("[traffic]\nmesh = 8x8\n", "belongs in section [network]");
+  expect_load_error("[bogus]\nmesh = 8x8\n", "unknown section [bogus]");
+  expect_load_error("load = 10\nload = 20\n", "given twice");
+  expect_load_error("[run]\nseeds = many\n", "seeds: 'many' is not a whole number");
+  expect_load_error("this line has no equals sign\n", "line 1");
+  mp1_sim_cfg_default(&c);
+  assert_int_equal(mp1_sim_cfg_load(&c, "/nonexistent/mp1.ini", err, sizeof err), -1);
+  assert_non_null(strstr(err, "cannot open"));
+  /* a good file sets what it says and nothing else */
+  char path[] = "/tmp/mp1_sim_cfg_XXXXXX";
+  const int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  close(fd);
+  assert_int_equal(write_file(path, "; seed 004 Fig. 9\n[network]\nmesh = 8x4\nrouting = "
+                                    "restrictive\n[traffic]\nload = 42.5\nlength = 32 ; bytes\n"),
+                   0);
+  mp1_sim_cfg_default(&c);
+  assert_int_equal(mp1_sim_cfg_load(&c, path, err, sizeof err), 0);
+  unlink(path);
+  assert_int_equal(c.kx, 8);
+  assert_int_equal(c.ky, 4);
+  assert_int_equal(c.route, MP1_ROUTE_RESTRICTIVE);
+  assert_true(c.load == 42.5);
+  assert_int_equal(c.len, 32);
+  assert_int_equal(c.warmup, 8000);
+  assert_int_equal(c.seeds, 3);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(lone_messages), cmocka_unit_test(crossings_match_paths),
+      cmocka_unit_test(conservation),  cmocka_unit_test(end_to_end),
+      cmocka_unit_test(determinism),   cmocka_unit_test(stat_ci),
+      cmocka_unit_test(config_errors),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
