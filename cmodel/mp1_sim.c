@@ -27,6 +27,7 @@ typedef struct {
   uint32_t src, dst, next;
   uint16_t len;
   uint8_t h, sel, hdr[2], sent;
+  uint8_t carrier; /* a broadcast as injected: its copies are the destinations' own records */
 } msg_t;
 
 /* Per node: the source, the injection queue and sender, the receiver; channel bookkeeping. */
@@ -152,6 +153,19 @@ static uint32_t msg_nchunks(uint32_t len) { return 4 + 3 * len + (len + 31) / 32
 
 static int in_window(const sim_t *s, uint64_t t) { return t >= s->w0 && t < s->w1; }
 
+/* Into the interface buffer if it is free, else the queue (the caller checked for room). */
+static void enqueue(sim_t *s, node_t *nd, uint32_t k, uint64_t t) {
+  if (nd->cur == NIL) {
+    nd->cur = k;
+    s->m[k].t_start = t;
+    nd->tx_pos = 0;
+    nd->tx_n = msg_nchunks(s->m[k].len);
+  } else {
+    nd->q[(nd->qh + nd->qn) % s->c->queue] = k;
+    nd->qn++;
+  }
+}
+
 /* A new message from node i to d at cycle t: into the interface buffer if it is free, else the
  * queue, else dropped (the queue overflowed: 004's saturation). */
 static int generate(sim_t *s, uint32_t i, uint32_t d, uint64_t t) {
@@ -175,14 +189,55 @@ static int generate(sim_t *s, uint32_t i, uint32_t d, uint64_t t) {
   if (m->len < m->h) m->len = m->h;
   m->next = s->node[d].pend;
   s->node[d].pend = k;
-  if (nd->cur == NIL) {
-    nd->cur = k;
-    m->t_start = t;
-    nd->tx_pos = 0;
-    nd->tx_n = msg_nchunks(m->len);
-  } else {
-    nd->q[(nd->qh + nd->qn) % s->c->queue] = k;
-    nd->qn++;
+  enqueue(s, nd, k, t);
+  return 0;
+}
+
+/* MP1's broadcast from the source over the square domain in +X, +Y (docs/mp1_sim.md §2.3): one
+ * message injected in X (codes 4 and 5: every column but the source's gets a Y copy) and one in
+ * Y (code 5) for the source's column; each destination's copy is its own record. */
+static int broadcast(sim_t *s, uint64_t t) {
+  const mp1_sim_cfg_t *c = s->c;
+  const uint32_t src = c->bcast_src, sx = src % c->kx, sy = src / c->kx;
+  const uint32_t fx = c->bcast_size ? sx + c->bcast_size - 1 : c->kx - 1;
+  const uint32_t fy = c->bcast_size ? sy + c->bcast_size - 1 : c->ky - 1;
+  const uint32_t dlen = c->len - 2;
+  for (uint32_t y = sy; y <= fy; y++)
+    for (uint32_t x = sx; x <= fx; x++) {
+      const uint32_t d = y * c->kx + x;
+      if (d == src) continue;
+      const uint32_t k = msg_alloc(s);
+      if (k == NIL) return -1;
+      msg_t *m = &s->m[k];
+      memset(m, 0, sizeof *m);
+      *m = (msg_t){.t_enq = t, .t_start = t, .t_inj = t, .src = src, .dst = d,
+                   .len = (uint16_t)(2 + dlen), .h = 2, .sent = 1};
+      m->next = s->node[d].pend;
+      s->node[d].pend = k;
+      s->r->generated++;
+      s->r->w_generated++;
+    }
+  for (uint32_t dim = 0; dim < 2; dim++) {
+    if (dim == 0 ? fx == sx : fy == sy) continue;
+    const uint32_t k = msg_alloc(s);
+    if (k == NIL) return -1;
+    msg_t *m = &s->m[k];
+    memset(m, 0, sizeof *m);
+    m->src = src;
+    m->dst = src;
+    m->t_enq = m->t_start = t;
+    m->carrier = 1;
+    if (dim == 0 && fy > sy) {
+      m->hdr[0] = (uint8_t)((MP1_CODE_BCAST_2D << 5) | fx);
+      m->hdr[1] = (uint8_t)((MP1_CODE_BCAST_1D << 5) | fy);
+      m->h = 2;
+    } else {
+      m->hdr[0] = (uint8_t)((MP1_CODE_BCAST_1D << 5) | (dim ? fy : fx));
+      m->h = 1;
+    }
+    m->len = (uint16_t)(m->h + dlen);
+    m->sel = (uint8_t)mp1_sel_flit(0, 0, dim);
+    enqueue(s, &s->node[src], k, t);
   }
   return 0;
 }
@@ -200,10 +255,11 @@ static void tx_step(sim_t *s, node_t *nd, uint32_t inj_stop, uint64_t t) {
       nd->tx_phase = nd->tx_phase ? (uint8_t)((nd->tx_phase + 1) % 3) : ((next & 4u) ? 1 : 0);
       if (nd->tx_pos == nd->tx_n) {
         m->sent = 1;
-        if (in_window(s, m->t_inj)) {
+        if (in_window(s, m->t_inj) && !m->carrier) {
           s->inj_sum += (double)(m->t_start - m->t_enq);
           s->inj_n++;
         }
+        if (m->carrier) msg_release(s, nd->cur);
         nd->cur = NIL;
         if (nd->qn) {
           nd->cur = nd->q[nd->qh];
@@ -419,6 +475,22 @@ static int network_idle(const sim_t *s) {
   return 1;
 }
 
+/* The domain's nodes after `cur` in row order, the source left out (NIL: the first; NIL at the
+ * end). */
+static uint32_t bcast_next(const mp1_sim_cfg_t *c, uint32_t cur) {
+  const uint32_t src = c->bcast_src, sx = src % c->kx, sy = src / c->kx;
+  const uint32_t fx = c->bcast_size ? sx + c->bcast_size - 1 : c->kx - 1;
+  const uint32_t fy = c->bcast_size ? sy + c->bcast_size - 1 : c->ky - 1;
+  uint32_t x = cur == NIL ? sx : cur % c->kx, y = cur == NIL ? sy : cur / c->kx;
+  for (int first = cur == NIL;; first = 0) {
+    if (!first) {
+      if (++x > fx) x = sx, y++;
+      if (y > fy) return NIL;
+    }
+    if (y * c->kx + x != src) return y * c->kx + x;
+  }
+}
+
 int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_sim_chan_t *chan,
                 mp1_sim_progress_fn cb, void *cb_ctx, char *err, size_t errlen) {
   if (mp1_sim_cfg_check(c, err, errlen)) return -1;
@@ -463,6 +535,7 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
     if (!sync) mp1_arrival_start(&s->ar, &nd->arr, 0.0, &nd->rng);
   }
   int oom = 0, adapt_end = 0;
+  uint32_t bc_next = c->bcast == MP1_BCAST_P2P ? bcast_next(c, NIL) : NIL;
   uint64_t t;
   const uint64_t tick = t_end / 100 + 1;
   for (t = 0; t < t_end && !oom; t++) {
@@ -470,7 +543,17 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
     if (t == s->w0) adapt_take(s, 0);
     else if (t < s->w1 && (t - s->w0) % 4096 == 0) adapt_take(s, 1);
     if (t == s->w1) adapt_take(s, 1), adapt_end = 1;
-    if (t < gen_end) {
+    if (sync && c->bcast == MP1_BCAST_HW) {
+      if (t == 0 && broadcast(s, t)) oom = 1;
+    } else if (sync && c->bcast == MP1_BCAST_P2P) {
+      /* the source sends to each node of the domain in turn, as its queue takes them */
+      node_t *nd = &s->node[c->bcast_src];
+      while (bc_next != NIL && !oom && (nd->cur == NIL || nd->qn < c->queue)) {
+        if (generate(s, c->bcast_src, bc_next, t)) oom = 1;
+        bc_next = bcast_next(c, bc_next);
+      }
+      if (bc_next == NIL && t > 0 && network_idle(s)) break;
+    } else if (t < gen_end) {
       for (uint32_t i = 0; i < n && !oom; i++) {
         node_t *nd = &s->node[i];
         const uint32_t k = sync ? 1 : mp1_arrival_count(&s->ar, &nd->arr, t, &nd->rng);

@@ -38,6 +38,12 @@ void mp1_sim_cfg_default(mp1_sim_cfg_t *c) {
   c->seeds = 3;
 }
 
+static const char *traffic_name(const mp1_sim_cfg_t *c) {
+  return c->bcast == MP1_BCAST_HW    ? "broadcast"
+         : c->bcast == MP1_BCAST_P2P ? "bcast-p2p"
+                                     : mp1_pattern_name(c->traffic.pattern);
+}
+
 static const char *const route_names[] = {"oblivious", "restrictive", "adaptive"};
 static const char *const mode_names[] = {"async", "sync"};
 
@@ -111,6 +117,7 @@ static const struct {
     {"traffic", "traffic"},  {"mode", "traffic"},     {"arrival", "traffic"},
     {"burst", "traffic"},    {"load", "traffic"},     {"length", "traffic"},
     {"hot-node", "traffic"}, {"hot-frac", "traffic"}, {"warmup", "run"},
+    {"bcast-src", "traffic"}, {"bcast-size", "traffic"},
     {"measure", "run"},      {"drain", "run"},        {"seed", "run"},
     {"seeds", "run"},
 };
@@ -132,9 +139,13 @@ int mp1_sim_cfg_set(mp1_sim_cfg_t *c, const char *key, const char *v, char *err,
   }
   if (!strcmp(key, "traffic")) {
     mp1_pattern_e p;
+    c->bcast = !strcmp(v, "broadcast") ? MP1_BCAST_HW : !strcmp(v, "bcast-p2p") ? MP1_BCAST_P2P
+                                                                                 : MP1_BCAST_NONE;
+    if (c->bcast) return 0;
     if (mp1_pattern_parse(v, &p))
       return fail(err, n,
-                  "%s: '%s' is not one of uniform|local|shuffle|bitrev|transpose|bitcomp|hotspot",
+                  "%s: '%s' is not one of uniform|local|shuffle|bitrev|transpose|bitcomp|hotspot|"
+                  "broadcast|bcast-p2p",
                   key, v);
     c->traffic.pattern = p;
     return 0;
@@ -155,6 +166,8 @@ int mp1_sim_cfg_set(mp1_sim_cfg_t *c, const char *key, const char *v, char *err,
   if (!strcmp(key, "load")) return parse_dbl(key, v, 0.0, 1000.0, &c->load, err, n);
   if (!strcmp(key, "length")) return parse_u32(key, v, 1, 1024, &c->len, err, n);
   if (!strcmp(key, "hot-node")) return parse_u32(key, v, 0, 1u << 20, &c->traffic.hot_node, err, n);
+  if (!strcmp(key, "bcast-src")) return parse_u32(key, v, 0, 1u << 20, &c->bcast_src, err, n);
+  if (!strcmp(key, "bcast-size")) return parse_u32(key, v, 0, MP1_MESH_MAX, &c->bcast_size, err, n);
   if (!strcmp(key, "hot-frac")) return parse_dbl(key, v, 0.0, 1.0, &c->traffic.hot_frac, err, n);
   if (!strcmp(key, "warmup")) return parse_u64(key, v, 0, UINT64_C(1) << 40, &c->warmup, err, n);
   if (!strcmp(key, "measure")) return parse_u64(key, v, 1, UINT64_C(1) << 40, &c->measure, err, n);
@@ -230,6 +243,18 @@ int mp1_sim_cfg_check(const mp1_sim_cfg_t *c, char *err, size_t n) {
   if (mp1_arrival_check(&a, err, n)) return -1;
   if (c->len < 2)
     return fail(err, n, "length: %u bytes cannot hold a two-flit header (at least 2)", c->len);
+  if (c->bcast && c->mode != MP1_MODE_SYNC)
+    return fail(err, n, "traffic %s: needs mode sync (one broadcast, timed to completion)",
+                c->bcast == MP1_BCAST_HW ? "broadcast" : "bcast-p2p");
+  if (c->bcast && c->bcast_src >= c->kx * c->ky)
+    return fail(err, n, "bcast-src: node %u is outside the %ux%u network", c->bcast_src, c->kx,
+                c->ky);
+  if (c->bcast) {
+    const uint32_t sx = c->bcast_src % c->kx, sy = c->bcast_src / c->kx;
+    if (c->bcast_size && (sx + c->bcast_size > c->kx || sy + c->bcast_size > c->ky))
+      return fail(err, n, "bcast-size: a %u x %u domain from node (%u,%u) leaves the network",
+                  c->bcast_size, c->bcast_size, sx, sy);
+  }
   if (c->mode == MP1_MODE_SYNC && c->drain == 0)
     return fail(err, n, "mode sync: give drain, the most cycles to wait for the permutation");
   return 0;
@@ -244,26 +269,27 @@ void mp1_sim_cfg_json(const mp1_sim_cfg_t *c, FILE *f) {
   fprintf(f,
           "\"mesh\":\"%ux%u\",\"routing\":\"%s\",\"queue\":%u,\"zero-offset\":\"%s\",\"traffic\":\"%s\",\"mode\":\"%s\","
           "\"arrival\":\"%s\",\"burst\":%g,\"load\":%g,\"length\":%u,\"hot-node\":%u,"
-          "\"hot-frac\":%g,\"warmup\":%llu,\"measure\":%llu,\"drain\":%llu,\"seed\":%llu,"
+          "\"hot-frac\":%g,\"bcast-src\":%u,\"bcast-size\":%u,\"warmup\":%llu,\"measure\":%llu,\"drain\":%llu,\"seed\":%llu,"
           "\"seeds\":%u,\"rate\":%.9g",
           c->kx, c->ky, route_names[c->route], c->queue, c->zero_random ? "random" : "plus",
-          mp1_pattern_name(c->traffic.pattern), mode_names[c->mode],
+          traffic_name(c), mode_names[c->mode],
           mp1_arrival_name(c->arrival.kind), c->arrival.burst, c->load, c->len,
-          c->traffic.hot_node, c->traffic.hot_frac, (unsigned long long)c->warmup,
-          (unsigned long long)c->measure, (unsigned long long)c->drain,
-          (unsigned long long)c->seed, c->seeds, mp1_sim_rate(c));
+          c->traffic.hot_node, c->traffic.hot_frac, c->bcast_src, c->bcast_size,
+          (unsigned long long)c->warmup, (unsigned long long)c->measure,
+          (unsigned long long)c->drain, (unsigned long long)c->seed, c->seeds, mp1_sim_rate(c));
 }
 
 void mp1_sim_cfg_text(const mp1_sim_cfg_t *c, FILE *f, const char *p) {
   fprintf(f,
           "%smesh=%ux%u routing=%s queue=%u zero-offset=%s traffic=%s mode=%s arrival=%s burst=%g\n"
-          "%sload=%g length=%u hot-node=%u hot-frac=%g warmup=%llu measure=%llu drain=%llu\n"
+          "%sload=%g length=%u hot-node=%u hot-frac=%g bcast-src=%u bcast-size=%u warmup=%llu measure=%llu drain=%llu\n"
           "%sseed=%llu seeds=%u rate=%.9g messages/node/cycle\n",
           p, c->kx, c->ky, route_names[c->route], c->queue, c->zero_random ? "random" : "plus",
-          mp1_pattern_name(c->traffic.pattern),
+          traffic_name(c),
           mode_names[c->mode], mp1_arrival_name(c->arrival.kind), c->arrival.burst, p, c->load,
-          c->len, c->traffic.hot_node, c->traffic.hot_frac, (unsigned long long)c->warmup,
-          (unsigned long long)c->measure, (unsigned long long)c->drain, p,
+          c->len, c->traffic.hot_node, c->traffic.hot_frac, c->bcast_src, c->bcast_size,
+          (unsigned long long)c->warmup, (unsigned long long)c->measure,
+          (unsigned long long)c->drain, p,
           (unsigned long long)c->seed, c->seeds, mp1_sim_rate(c));
 }
 

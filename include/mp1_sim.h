@@ -17,6 +17,8 @@ extern "C" {
 
 typedef enum { MP1_ROUTE_OBLIVIOUS = 0, MP1_ROUTE_RESTRICTIVE, MP1_ROUTE_ADAPTIVE } mp1_route_e;
 typedef enum { MP1_MODE_ASYNC = 0, MP1_MODE_SYNC } mp1_mode_e;
+/* Broadcast (sync mode): MP1's hardware broadcast, or one message per destination in turn. */
+typedef enum { MP1_BCAST_NONE = 0, MP1_BCAST_HW, MP1_BCAST_P2P } mp1_bcast_e;
 
 enum { MP1_SIM_QUEUE = 10, MP1_SIM_MAX_SEEDS = 64 };
 
@@ -25,6 +27,9 @@ typedef struct {
   uint32_t kx, ky;
   mp1_route_e route;
   mp1_traffic_cfg_t traffic;  /* pattern, hot spot (kx, ky filled in from the network) */
+  mp1_bcast_e bcast;          /* traffic broadcast | bcast-p2p instead of the pattern */
+  uint32_t bcast_src;         /* the broadcasting node */
+  uint32_t bcast_size;        /* side of the square domain from the source (0: to the far corner) */
   mp1_mode_e mode;            /* async: arrivals at random times; sync: one message per node at 0 */
   mp1_arrival_cfg_t arrival;  /* kind and burst; rate comes from load */
   double load;                /* offered load, percent of the bisection bound 8 / (3 n) flits */

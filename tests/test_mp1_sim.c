@@ -184,6 +184,37 @@ static void determinism(void **state) {
   assert_true(a.generated != d.generated || a.lat_mean != d.lat_mean);
 }
 
+/* Broadcast over a 3x3 domain of a 5x5 mesh from (1,1): every node of the domain but the source
+ * gets the data once, and nothing else does; the hardware broadcast beats one message per node. */
+static void broadcast_domain(void **state) {
+  (void)state;
+  const char *kv[] = {"mesh", "5x5", "mode", "sync", "traffic", "broadcast", "bcast-src", "6",
+                      "bcast-size", "3", "drain", "20000", NULL};
+  mp1_sim_cfg_t c = cfg(kv);
+  mp1_sim_result_t hw, p2p;
+  run(&c, 1, &hw, NULL);
+  assert_int_equal(hw.generated, 8);
+  assert_int_equal(hw.delivered, 8);
+  assert_int_equal(hw.corrupt + hw.in_network + hw.in_queue + hw.net_dropped, 0);
+  assert_true(hw.complete);
+  char err[256];
+  assert_int_equal(mp1_sim_cfg_set(&c, "traffic", "bcast-p2p", err, sizeof err), 0);
+  run(&c, 1, &p2p, NULL);
+  assert_int_equal(p2p.delivered, 8);
+  assert_true(p2p.complete);
+  assert_true(hw.completion < p2p.completion);
+  /* the farthest node, (3,3), is 4 hops away: nothing can be faster than a message to it */
+  mp1_hop_cfg_t h = {.kx = 5, .ky = 5, .sx = 1, .sy = 1, .dx = 3, .dy = 3, .len = 4,
+                     .max_cycles = 10000};
+  mp1_hop_result_t hr;
+  assert_int_equal(mp1_hop_run(&h, &hr, err, sizeof err), 0);
+  assert_true(hw.completion > hr.total);
+  /* the domain must fit, and broadcasts are timed to completion */
+  assert_int_equal(mp1_sim_cfg_set(&c, "bcast-size", "5", err, sizeof err), 0);
+  assert_int_equal(mp1_sim_cfg_check(&c, err, sizeof err), -1);
+  assert_non_null(strstr(err, "leaves the network"));
+}
+
 static void stat_ci(void **state) {
   (void)state;
   const double v[3] = {1.0, 2.0, 3.0};
@@ -281,7 +312,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(lone_messages), cmocka_unit_test(crossings_match_paths),
       cmocka_unit_test(conservation),  cmocka_unit_test(end_to_end),
-      cmocka_unit_test(determinism),   cmocka_unit_test(stat_ci),
+      cmocka_unit_test(determinism),   cmocka_unit_test(broadcast_domain),
+      cmocka_unit_test(stat_ci),
       cmocka_unit_test(config_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
