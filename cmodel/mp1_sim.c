@@ -312,6 +312,11 @@ static void deliver(sim_t *s, uint32_t i, uint64_t t) {
                   abs((int)(m->src / kx) - (int)(m->dst / kx));
   }
   if (s->r->completion < t + 1) s->r->completion = t + 1;
+  if (s->c->trace)
+    fprintf(s->c->trace, "%llu,%u,%u,%u,%u,%u,%llu,%llu,%llu,%llu\n",
+            (unsigned long long)s->r->seed, m->src % s->c->kx, m->src / s->c->kx,
+            m->dst % s->c->kx, m->dst / s->c->kx, m->len, (unsigned long long)m->t_enq,
+            (unsigned long long)m->t_start, (unsigned long long)m->t_inj, (unsigned long long)t);
   msg_release(s, best);
 }
 

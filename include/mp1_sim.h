@@ -40,6 +40,7 @@ typedef struct {
   uint64_t drain;             /* at most this many cycles after the window to deliver the rest */
   uint64_t seed;
   uint32_t seeds;             /* runs averaged, seeds seed .. seed + seeds - 1 */
+  FILE *trace;                /* not a parameter: if set, one CSV line per delivered message */
 } mp1_sim_cfg_t;
 
 void mp1_sim_cfg_default(mp1_sim_cfg_t *c);

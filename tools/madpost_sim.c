@@ -102,7 +102,9 @@ static int usage_sim(const char *cmd) {
           "  --mode async|sync  --arrival exponential|uniform|bursty  --burst MEAN (4)\n"
           "  --load PERCENT of the bisection bound 8/(3n) (30)  --length BYTES incl. header (6)\n"
           "  --hot-node N  --hot-frac F  --warmup CYCLES (8000)  --measure CYCLES (8000)\n"
-          "  --drain CYCLES (0; sync needs it)  --seed S (1)  --seeds RUNS (3)\n",
+          "  --drain CYCLES (0; sync needs it)  --seed S (1)  --seeds RUNS (3)\n"
+          "  --zero-offset plus|random  --bcast-src NODE  --bcast-size SIDE\n"
+          "  sim only: --trace FILE (CSV: one line per delivered message)\n",
           cmd,
           strcmp(cmd, "sweep") ? ""
                                : "\n       --loads FROM:TO:STEP (percent) --after K (points past "
@@ -245,15 +247,31 @@ static void table_point(FILE *f, const mp1_sim_cfg_t *c, const point_t *pt) {
   }
 }
 
+static int sim_extra(void *ctx, const char *key, const char *v) {
+  if (strcmp(key, "trace")) return 1;
+  *(const char **)ctx = v;
+  return 0;
+}
+
 int madpost_cmd_sim(int argc, char **argv) {
   mp1_sim_cfg_t c;
-  const char *format = "table";
-  const int e = parse_opts(argc, argv, &c, &format, NULL, NULL, "sim");
+  const char *format = "table", *trace = NULL;
+  const int e = parse_opts(argc, argv, &c, &format, sim_extra, &trace, "sim");
   if (e) return e;
+  if (trace) {
+    c.trace = fopen(trace, "w");
+    if (!c.trace) {
+      fprintf(stderr, "madpost: sim: --trace: cannot write %s: %s\n", trace, strerror(errno));
+      return 1;
+    }
+    fprintf(c.trace, "seed,src_x,src_y,dst_x,dst_y,length,t_enq,t_start,t_inj,t_rx\n");
+  }
   point_t *pt = calloc(1, sizeof *pt);
   if (!pt) return 1;
   progress_t pr = {.label = "sim", .tty = isatty(2), .total = (uint64_t)c.seeds * (c.mode == MP1_MODE_SYNC ? c.drain : c.warmup + c.measure + c.drain)};
-  if (run_point(&c, pt, &pr)) {
+  const int failed = run_point(&c, pt, &pr);
+  if (c.trace) fclose(c.trace);
+  if (failed) {
     free(pt);
     return 1;
   }
