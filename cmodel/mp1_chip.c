@@ -192,7 +192,16 @@ void mp1_chip_eval(const mp1_chip_state_t *st, const mp1_chip_in_t *in, mp1_chip
   mp1_plane_out_t po[4];
   uint32_t rc_req[MP1_CHIP_MACHINES], pb_req[MP1_CHIP_MACHINES];
   for (uint32_t p = 0; p < MP1_CHIP_PLANES; p++) {
-    mp1_plane_in_t pi = {0};
+    const uint32_t inj_x_req = r->inj_cur != 0 && r->inj_tgt == 2 * p;
+    const uint32_t inj_y_req = r->inj_cur != 0 && r->inj_tgt == 2 * p + 1;
+    if (mp1_plane_quiet(&st->pl[p], xin[p], yin[p])) {
+      /* the plane's other inputs are not gathered */
+      mp1_plane_eval_quiet(&st->pl[p], inj_x_req, r->inj_dat, inj_y_req, r->inj_dat, &po[p],
+                           &nx->pl[p]);
+      rc_req[2 * p] = rc_req[2 * p + 1] = pb_req[2 * p] = pb_req[2 * p + 1] = 0;
+      continue;
+    }
+    mp1_plane_in_t pi;
     pi.px = in->px;
     pi.py = in->py;
     pi.nx = p >> 1;
@@ -203,8 +212,8 @@ void mp1_chip_eval(const mp1_chip_state_t *st, const mp1_chip_in_t *in, mp1_chip
     pi.yin_dat = yin[p];
     pi.xout_stop = xos[p];
     pi.yout_stop = yos[p];
-    pi.inj_x_req = r->inj_cur != 0 && r->inj_tgt == 2 * p;
-    pi.inj_y_req = r->inj_cur != 0 && r->inj_tgt == 2 * p + 1;
+    pi.inj_x_req = inj_x_req;
+    pi.inj_y_req = inj_y_req;
     pi.inj_x_dat = pi.inj_y_dat = r->inj_dat;
     const uint32_t mx = 2 * p + 1, my = 2 * p + 2; /* owner codes of the two machines */
     pi.rmx_rc_own = r->rca_own == mx, pi.rmy_rc_own = r->rca_own == my;
@@ -217,8 +226,17 @@ void mp1_chip_eval(const mp1_chip_state_t *st, const mp1_chip_in_t *in, mp1_chip
     rc_req[2 * p] = po[p].rmx_rc_req, rc_req[2 * p + 1] = po[p].rmy_rc_req;
     pb_req[2 * p] = po[p].rmx_pb_req, pb_req[2 * p + 1] = po[p].rmy_pb_req;
   }
-  mp1_rr_next(r->rca_own, r->rca_last, rc_req, &nx->r.rca_own, &nx->r.rca_last);
-  mp1_rr_next(r->pba_own, r->pba_last, pb_req, &nx->r.pba_own, &nx->r.pba_last);
+  /* No owner and no request: the arbiter keeps its registers (nx->r holds them already). */
+  uint32_t own_d, last_d, rc_any = 0, pb_any = 0;
+  for (int m = 0; m < MP1_CHIP_MACHINES; m++) rc_any |= rc_req[m], pb_any |= pb_req[m];
+  if (r->rca_own || rc_any) {
+    mp1_rr_next(r->rca_own, r->rca_last, rc_req, &own_d, &last_d);
+    nx->r.rca_own = (uint8_t)own_d, nx->r.rca_last = (uint8_t)last_d;
+  }
+  if (r->pba_own || pb_any) {
+    mp1_rr_next(r->pba_own, r->pba_last, pb_req, &own_d, &last_d);
+    nx->r.pba_own = (uint8_t)own_d, nx->r.pba_last = (uint8_t)last_d;
+  }
 
   /* Injection controller (§11.3). */
   const uint32_t chunk[2] = {in->inj_dat & 7u, in->pbloop ? pbo : (in->pbi_dat & 7u)};

@@ -60,49 +60,69 @@ static uint32_t chan_stop(const mp1_chip_state_t *c, uint32_t j) {
   return (j & 1u) ? pl->rmy.r.stop : pl->rmx.r.stop;
 }
 
+static void put_out(mp1_mesh_out_t *o, const mp1_chip_out_t *co) {
+  o->inj_stop = co->inj_stop;
+  o->pbi_stop = co->pbi_stop;
+  o->rcv_dat = co->rcv_dat;
+  o->pbo_dat = co->pbo_dat;
+  o->chan_dat[0] = co->p0_xout_dat, o->chan_dat[1] = co->p0_yout_dat;
+  o->chan_dat[2] = co->p1_xout_dat, o->chan_dat[3] = co->p1_yout_dat;
+  o->chan_dat[4] = co->p2_xout_dat, o->chan_dat[5] = co->p2_yout_dat;
+  o->chan_dat[6] = co->p3_xout_dat, o->chan_dat[7] = co->p3_yout_dat;
+  o->chan_stop[0] = co->p0_xin_stop, o->chan_stop[1] = co->p0_yin_stop;
+  o->chan_stop[2] = co->p1_xin_stop, o->chan_stop[3] = co->p1_yin_stop;
+  o->chan_stop[4] = co->p2_xin_stop, o->chan_stop[5] = co->p2_yin_stop;
+  o->chan_stop[6] = co->p3_xin_stop, o->chan_stop[7] = co->p3_yin_stop;
+}
+
 void mp1_mesh_eval(const mp1_mesh_state_t *st, const mp1_mesh_in_t *in, mp1_mesh_out_t *out,
                    mp1_mesh_next_t *nx) {
   const mp1_mesh_cfg_t *cfg = &st->cfg;
-  const uint32_t n = cfg->kx * cfg->ky;
-  for (uint32_t i = 0; i < n; i++) {
-    mp1_chip_in_t *ci = &nx->in[i];
-    memset(ci, 0, sizeof *ci);
-    ci->px = i % cfg->kx;
-    ci->py = i / cfg->kx;
-    ci->xmax = cfg->kx - 1;
-    ci->ymax = cfg->ky - 1;
-    ci->chip = 0;
-    ci->pbloop = in[i].pbloop & 1u;
-    ci->inj_dat = in[i].inj_dat & 7u;
-    ci->pbi_dat = in[i].pbi_dat & 7u;
-    ci->rcv_stop = in[i].rcv_stop & 1u;
-    ci->pbo_stop = in[i].pbo_stop & 1u;
-    uint32_t din[8], sout[8];
-    for (uint32_t j = 0; j < MP1_MESH_CHANS; j++) {
-      const int up = step(cfg, i, j, -1), dn = step(cfg, i, j, 1);
-      din[j] = up < 0 ? 0 : chan_dat(&st->chip[up], j);
-      sout[j] = dn < 0 ? 0 : chan_stop(&st->chip[dn], j);
+  const uint32_t kx = cfg->kx, ky = cfg->ky, n = kx * ky;
+  /* A node's outputs are copied out one node later: read at once, wide copies of the chip's
+   * fields would wait on its narrow stores (a store-forwarding stall). */
+  mp1_chip_out_t co[2];
+  for (uint32_t y = 0, i = 0; y < ky; y++) {
+    for (uint32_t x = 0; x < kx; x++, i++) {
+      mp1_chip_in_t *ci = &nx->in[i];
+      /* The neighbours (NULL outside the mesh); channel j = 2p + d runs towards -X (-Y) in the
+       * planes with p's bit 1 (bit 0) set, so it comes from the other side (cf. step()). */
+      const mp1_chip_state_t *w = x > 0 ? &st->chip[i - 1] : NULL;
+      const mp1_chip_state_t *e = x + 1 < kx ? &st->chip[i + 1] : NULL;
+      const mp1_chip_state_t *s = y > 0 ? &st->chip[i - kx] : NULL;
+      const mp1_chip_state_t *nn = y + 1 < ky ? &st->chip[i + kx] : NULL;
+#define DIN(j, up) ((up) ? chan_dat((up), (j)) : 0u)
+#define SOUT(j, dn) ((dn) ? chan_stop((dn), (j)) : 0u)
+      const uint32_t din[8] = {DIN(0, w), DIN(1, s),  DIN(2, w), DIN(3, nn),
+                               DIN(4, e), DIN(5, s),  DIN(6, e), DIN(7, nn)};
+      const uint32_t sout[8] = {SOUT(0, e), SOUT(1, nn), SOUT(2, e), SOUT(3, s),
+                                SOUT(4, w), SOUT(5, nn), SOUT(6, w), SOUT(7, s)};
+#undef DIN
+#undef SOUT
+      /* every field of the chip's inputs is written */
+      ci->px = x;
+      ci->py = y;
+      ci->xmax = kx - 1;
+      ci->ymax = ky - 1;
+      ci->chip = 0;
+      ci->pbloop = in[i].pbloop & 1u;
+      ci->inj_dat = in[i].inj_dat & 7u;
+      ci->pbi_dat = in[i].pbi_dat & 7u;
+      ci->rcv_stop = in[i].rcv_stop & 1u;
+      ci->pbo_stop = in[i].pbo_stop & 1u;
+      ci->p0_xin_dat = din[0], ci->p0_yin_dat = din[1];
+      ci->p1_xin_dat = din[2], ci->p1_yin_dat = din[3];
+      ci->p2_xin_dat = din[4], ci->p2_yin_dat = din[5];
+      ci->p3_xin_dat = din[6], ci->p3_yin_dat = din[7];
+      ci->p0_xout_stop = sout[0], ci->p0_yout_stop = sout[1];
+      ci->p1_xout_stop = sout[2], ci->p1_yout_stop = sout[3];
+      ci->p2_xout_stop = sout[4], ci->p2_yout_stop = sout[5];
+      ci->p3_xout_stop = sout[6], ci->p3_yout_stop = sout[7];
+      mp1_chip_eval(&st->chip[i], ci, &co[i & 1u], &nx->chip[i]);
+      if (i > 0) put_out(&out[i - 1], &co[(i - 1) & 1u]);
     }
-    ci->p0_xin_dat = din[0], ci->p0_yin_dat = din[1], ci->p1_xin_dat = din[2], ci->p1_yin_dat = din[3];
-    ci->p2_xin_dat = din[4], ci->p2_yin_dat = din[5], ci->p3_xin_dat = din[6], ci->p3_yin_dat = din[7];
-    ci->p0_xout_stop = sout[0], ci->p0_yout_stop = sout[1];
-    ci->p1_xout_stop = sout[2], ci->p1_yout_stop = sout[3];
-    ci->p2_xout_stop = sout[4], ci->p2_yout_stop = sout[5];
-    ci->p3_xout_stop = sout[6], ci->p3_yout_stop = sout[7];
-    mp1_chip_out_t co;
-    mp1_chip_eval(&st->chip[i], ci, &co, &nx->chip[i]);
-    mp1_mesh_out_t *o = &out[i];
-    o->inj_stop = co.inj_stop;
-    o->pbi_stop = co.pbi_stop;
-    o->rcv_dat = co.rcv_dat;
-    o->pbo_dat = co.pbo_dat;
-    const uint32_t od[8] = {co.p0_xout_dat, co.p0_yout_dat, co.p1_xout_dat, co.p1_yout_dat,
-                            co.p2_xout_dat, co.p2_yout_dat, co.p3_xout_dat, co.p3_yout_dat};
-    const uint32_t os[8] = {co.p0_xin_stop, co.p0_yin_stop, co.p1_xin_stop, co.p1_yin_stop,
-                            co.p2_xin_stop, co.p2_yin_stop, co.p3_xin_stop, co.p3_yin_stop};
-    memcpy(o->chan_dat, od, sizeof od);
-    memcpy(o->chan_stop, os, sizeof os);
   }
+  put_out(&out[n - 1], &co[(n - 1) & 1u]);
 }
 
 void mp1_mesh_clock(mp1_mesh_state_t *st, const mp1_mesh_next_t *nx) {

@@ -14,43 +14,75 @@ uint32_t mp1_arb_next(uint32_t own, uint32_t req1, uint32_t req2, uint32_t req3)
   return 0;
 }
 
-static uint32_t arb_dat(uint32_t own, uint32_t d1, uint32_t d2, uint32_t d3) {
-  return own == 1 ? d1 : own == 2 ? d2 : own == 3 ? d3 : 0;
-}
-
-uint32_t mp1_plane_out_dat(const mp1_plane_state_t *st, uint32_t dim, uint32_t inj_dat) {
-  return dim ? arb_dat(st->arby_own, st->rmy.r.st_dat, st->rmx.r.ot_dat, inj_dat & 7u)
-             : arb_dat(st->arbx_own, st->rmx.r.st_dat, st->rmy.r.ot_dat, inj_dat & 7u);
-}
-
 void mp1_plane_reset(mp1_plane_state_t *st) {
   memset(st, 0, sizeof *st);
   mp1_rm_reset(&st->rmx);
   mp1_rm_reset(&st->rmy);
 }
 
+void mp1_plane_eval_quiet(const mp1_plane_state_t *st, uint32_t inj_x_req, uint32_t inj_x_dat,
+                          uint32_t inj_y_req, uint32_t inj_y_dat, mp1_plane_out_t *out,
+                          mp1_plane_next_t *nx) {
+  const uint32_t ax = st->arbx_own, ay = st->arby_own;
+  mp1_rm_out_t ox, oy;
+  mp1_rm_eval_quiet(&st->rmx, &ox, &nx->rmx);
+  mp1_rm_eval_quiet(&st->rmy, &oy, &nx->rmy);
+  /* quiet machines request nothing */
+  nx->arbx_own = (uint8_t)mp1_arb_next(ax, 0, 0, inj_x_req);
+  nx->arby_own = (uint8_t)mp1_arb_next(ay, 0, 0, inj_y_req);
+  out->xin_stop = ox.in_stop;
+  out->yin_stop = oy.in_stop;
+  out->xout_dat = mp1_plane_out_dat(st, 0, inj_x_dat);
+  out->yout_dat = mp1_plane_out_dat(st, 1, inj_y_dat);
+  out->inj_x_own = ax == 3;
+  out->inj_x_free = ax == 0;
+  out->inj_y_own = ay == 3;
+  out->inj_y_free = ay == 0;
+  out->rmx_rc_dat = ox.rc_dat;
+  out->rmx_rc_req = 0;
+  out->rmx_pb_dat = ox.pb_dat;
+  out->rmx_pb_req = 0;
+  out->rmy_rc_dat = oy.rc_dat;
+  out->rmy_rc_req = 0;
+  out->rmy_pb_dat = oy.pb_dat;
+  out->rmy_pb_req = 0;
+}
+
 void mp1_plane_eval(const mp1_plane_state_t *st, const mp1_plane_in_t *in, mp1_plane_out_t *out,
                     mp1_plane_next_t *nx) {
+  if (mp1_plane_quiet(st, in->xin_dat, in->yin_dat)) {
+    mp1_plane_eval_quiet(st, in->inj_x_req, in->inj_x_dat, in->inj_y_req, in->inj_y_dat, out, nx);
+    return;
+  }
   const uint32_t ax = st->arbx_own, ay = st->arby_own;
-  /* u_rmx: X input, straight = X out (requester 1), other = Y out (requester 2). */
-  const mp1_rm_in_t ix = {
-      .pos = in->px, .opos = in->py, .neg = in->nx, .oneg = in->ny, .edge = in->ex,
-      .oedge = in->ey, .ot_first = 0, .in_dat = in->xin_dat,
-      .st_own = ax == 1, .st_free = ax == 0, .st_stop = in->xout_stop,
-      .ot_own = ay == 2, .ot_free = ay == 0, .ot_stop = in->yout_stop,
-      .rc_own = in->rmx_rc_own, .rc_free = in->rmx_rc_free, .rc_stop = in->rmx_rc_stop,
-      .pb_own = in->rmx_pb_own, .pb_free = in->rmx_pb_free, .pb_stop = in->rmx_pb_stop};
-  /* u_rmy: Y input, straight = Y out (requester 1), other = X out (requester 2). */
-  const mp1_rm_in_t iy = {
-      .pos = in->py, .opos = in->px, .neg = in->ny, .oneg = in->nx, .edge = in->ey,
-      .oedge = in->ex, .ot_first = 1, .in_dat = in->yin_dat,
-      .st_own = ay == 1, .st_free = ay == 0, .st_stop = in->yout_stop,
-      .ot_own = ax == 2, .ot_free = ax == 0, .ot_stop = in->xout_stop,
-      .rc_own = in->rmy_rc_own, .rc_free = in->rmy_rc_free, .rc_stop = in->rmy_rc_stop,
-      .pb_own = in->rmy_pb_own, .pb_free = in->rmy_pb_free, .pb_stop = in->rmy_pb_stop};
   mp1_rm_out_t ox, oy;
-  mp1_rm_eval(&st->rmx, &ix, &ox, &nx->rmx);
-  mp1_rm_eval(&st->rmy, &iy, &oy, &nx->rmy);
+  /* A quiet machine's inputs are not gathered (mp1_rm_quiet). */
+  if (mp1_rm_quiet(&st->rmx, in->xin_dat)) {
+    mp1_rm_eval_quiet(&st->rmx, &ox, &nx->rmx);
+  } else {
+    /* u_rmx: X input, straight = X out (requester 1), other = Y out (requester 2). */
+    const mp1_rm_in_t ix = {
+        .pos = in->px, .opos = in->py, .neg = in->nx, .oneg = in->ny, .edge = in->ex,
+        .oedge = in->ey, .ot_first = 0, .in_dat = in->xin_dat,
+        .st_own = ax == 1, .st_free = ax == 0, .st_stop = in->xout_stop,
+        .ot_own = ay == 2, .ot_free = ay == 0, .ot_stop = in->yout_stop,
+        .rc_own = in->rmx_rc_own, .rc_free = in->rmx_rc_free, .rc_stop = in->rmx_rc_stop,
+        .pb_own = in->rmx_pb_own, .pb_free = in->rmx_pb_free, .pb_stop = in->rmx_pb_stop};
+    mp1_rm_eval(&st->rmx, &ix, &ox, &nx->rmx);
+  }
+  if (mp1_rm_quiet(&st->rmy, in->yin_dat)) {
+    mp1_rm_eval_quiet(&st->rmy, &oy, &nx->rmy);
+  } else {
+    /* u_rmy: Y input, straight = Y out (requester 1), other = X out (requester 2). */
+    const mp1_rm_in_t iy = {
+        .pos = in->py, .opos = in->px, .neg = in->ny, .oneg = in->nx, .edge = in->ey,
+        .oedge = in->ex, .ot_first = 1, .in_dat = in->yin_dat,
+        .st_own = ay == 1, .st_free = ay == 0, .st_stop = in->yout_stop,
+        .ot_own = ax == 2, .ot_free = ax == 0, .ot_stop = in->xout_stop,
+        .rc_own = in->rmy_rc_own, .rc_free = in->rmy_rc_free, .rc_stop = in->rmy_rc_stop,
+        .pb_own = in->rmy_pb_own, .pb_free = in->rmy_pb_free, .pb_stop = in->rmy_pb_stop};
+    mp1_rm_eval(&st->rmy, &iy, &oy, &nx->rmy);
+  }
   nx->arbx_own = mp1_arb_next(ax, ox.st_req, oy.ot_req, in->inj_x_req);
   nx->arby_own = mp1_arb_next(ay, oy.st_req, ox.ot_req, in->inj_y_req);
 
@@ -62,21 +94,16 @@ void mp1_plane_eval(const mp1_plane_state_t *st, const mp1_plane_in_t *in, mp1_p
   out->inj_x_free = ax == 0;
   out->inj_y_own = ay == 3;
   out->inj_y_free = ay == 0;
-  out->rmx_rc_dat = ox.rc_dat;
-  out->rmx_rc_req = ox.rc_req;
-  out->rmx_pb_dat = ox.pb_dat;
-  out->rmx_pb_req = ox.pb_req;
-  out->rmy_rc_dat = oy.rc_dat;
-  out->rmy_rc_req = oy.rc_req;
-  out->rmy_pb_dat = oy.pb_dat;
-  out->rmy_pb_req = oy.pb_req;
-}
-
-void mp1_plane_clock(mp1_plane_state_t *st, const mp1_plane_next_t *nx) {
-  mp1_rm_clock(&st->rmx, &nx->rmx);
-  mp1_rm_clock(&st->rmy, &nx->rmy);
-  st->arbx_own = nx->arbx_own;
-  st->arby_own = nx->arby_own;
+  /* The masks change no value; they keep the compiler from copying two fields with one wide load
+   * that waits on the callee's two narrow stores (a store-forwarding stall). */
+  out->rmx_rc_dat = ox.rc_dat & 7u;
+  out->rmx_rc_req = ox.rc_req != 0;
+  out->rmx_pb_dat = ox.pb_dat & 7u;
+  out->rmx_pb_req = ox.pb_req != 0;
+  out->rmy_rc_dat = oy.rc_dat & 7u;
+  out->rmy_rc_req = oy.rc_req != 0;
+  out->rmy_pb_dat = oy.pb_dat & 7u;
+  out->rmy_pb_req = oy.pb_req != 0;
 }
 
 void mp1_plane_regs(const mp1_plane_state_t *st, mp1_plane_regs_t *r) {

@@ -17,8 +17,7 @@ typedef struct {
 
 /* docs/mp1.md §8.5 and §8.6 rule 2. */
 static route_t route_for(uint32_t code, int match) {
-  route_t r;
-  memset(&r, 0, sizeof r);
+  route_t r = {0, 0, {0, 0, 0, 0}};
 #define ADD(k, f) (r.mask |= 1u << (k), r.first[k] = (f))
   if (!match) {
     ADD(MP1_RM_ST, 0);
@@ -73,15 +72,6 @@ static void count_bad(const mp1_rm_regs_t *q, mp1_rm_regs_t *d) {
     d->cnt_bad_addr = (q->cnt_bad_addr + 1) & 0xffffu;
 }
 
-/* The message registers back to 0; framing (ic, isr, iseg, ifl), counters, output chunks and
- * stop keep their values (§8.6 rule 13). */
-static void clear_message(mp1_rm_regs_t *d) {
-  d->ihd = 0;
-  d->a1 = d->a2 = d->vpend = d->route = d->rnew = d->adapt_ok = 0;
-  d->wp = d->rp_st = d->rp_ot = d->rp_rc = d->rp_pb = 0;
-  d->act = d->swap = d->segend = d->ended = d->bcut = 0;
-}
-
 /* An adaptive turn sends a2 first and a1 second, each carrying the other's control code: the
  * code belongs to the position (the leading flit names two dimensions), the address to the
  * dimension (§8.8 rule 9). Chunk `at` of the swapped pair; other chunks pass unchanged. */
@@ -99,6 +89,10 @@ static uint32_t swap_chunk(const mp1_rm_regs_t *q, uint32_t at, uint32_t c) {
 void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *out,
                  mp1_rm_next_t *nx) {
   const mp1_rm_regs_t *q = &st->r;
+  if (mp1_rm_quiet(st, in->in_dat)) {
+    mp1_rm_eval_quiet(st, out, nx);
+    return;
+  }
   mp1_rm_regs_t *d = &nx->r;
   *d = *q;
   nx->we = nx->waddr = nx->wdata = 0;
@@ -146,12 +140,17 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
   const uint32_t a1 = a1_done ? byte : q->a1;
   const uint32_t code = a1 >> 5, addr = a1 & 31u;
   const int match = addr == in->pos;
-  /* Bad: illegal code, unreachable address, or a route into a missing output (§8.8 rule 2). */
-  const route_t a1_route = route_for(code, match);
-  const int bad = code == MP1_CODE_ILLEGAL ||
-                  (!match && (!ahead_of(addr, in->pos, in->neg) || in->edge)) ||
-                  ((a1_route.mask >> MP1_RM_ST & 1u) && in->edge) ||
-                  ((a1_route.mask >> MP1_RM_OT & 1u) && in->oedge);
+  /* Bad: illegal code, unreachable address, or a route into a missing output (§8.8 rule 2).
+   * Only a just-completed a1 is judged, so the route is worked out only then. */
+  route_t a1_route = {0, 0, {0, 0, 0, 0}};
+  int bad = 0;
+  if (a1_done) {
+    a1_route = route_for(code, match);
+    bad = code == MP1_CODE_ILLEGAL ||
+          (!match && (!ahead_of(addr, in->pos, in->neg) || in->edge)) ||
+          ((a1_route.mask >> MP1_RM_ST & 1u) && in->edge) ||
+          ((a1_route.mask >> MP1_RM_OT & 1u) && in->oedge);
+  }
 
   const int ing = en && (s != MP1_RM_IDLE || start);
   if (ing) {
@@ -211,7 +210,7 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
   /* One chunk of copy k from the buffer (§8.4 EMIT, §8.6 rule 6). */
 #define EMIT_STEP(k)                                                                 \
   do {                                                                               \
-    const uint32_t e_ = st->mem[rp[k]];                                              \
+    const uint32_t e_ = mp1_rm_mem(st, rp[k]);                                       \
     dat[k] = e_ & 7u;                                                                \
     if ((k) == MP1_RM_OT && swap)                                                    \
       dat[k] = swap_chunk(q, rp[k], dat[k]);                                         \
@@ -266,7 +265,7 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
         d->vpend = 1;
       } else if (match) {
         /* The flit just completed is dead here: it goes out, then the straight output is let go. */
-        const route_t r = route_for(code, 1);
+        const route_t r = a1_route;
         route = r.mask;
         d->rnew = r.rnew;
         for (int k = 0; k < MP1_RM_NOUT; k++)
@@ -380,7 +379,7 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
       if (bad) {
         d->vpend = 1;
       } else {
-        const route_t r = route_for(code, match);
+        const route_t r = a1_route;
         route = r.mask;
         d->rnew = r.rnew;
         for (int k = 0; k < MP1_RM_NOUT; k++)
@@ -477,7 +476,7 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
   d->pb_dat = dat[MP1_RM_PB];
   d->rm_st = next;
   if (next == MP1_RM_IDLE)
-    clear_message(d);
+    mp1_rm_clear_message(d);
   if (s == MP1_RM_EMIT && next == MP1_RM_DROP)
     d->ended = d->bcut = 0; /* the later segments may come: stop falls */
   /* stop on occupancy (§8.8 rule 1): with at most 30 unread chunks a new segment still fits. */
@@ -501,12 +500,6 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
   out->ot_req = req[MP1_RM_OT];
   out->rc_req = req[MP1_RM_RC];
   out->pb_req = req[MP1_RM_PB];
-}
-
-void mp1_rm_clock(mp1_rm_state_t *st, const mp1_rm_next_t *nx) {
-  st->r = nx->r;
-  if (nx->we)
-    st->mem[nx->waddr] = nx->wdata;
 }
 
 const char *mp1_rm_state_name(uint32_t s) {

@@ -31,10 +31,12 @@ typedef struct {
   MP1_CHIP_OUTPUTS(MP1_CHIP_X_FIELD)
 } mp1_chip_out_t;
 /* The chip's own registers, named as the RTL's debug ports. */
+#define MP1_CHIP_X_REG(name, width) MP1_UINT(width) name;
 typedef struct {
-  MP1_CHIP_REGS(MP1_CHIP_X_FIELD)
+  MP1_CHIP_REGS(MP1_CHIP_X_REG)
 } mp1_chip_regs_t;
 #undef MP1_CHIP_X_FIELD
+#undef MP1_CHIP_X_REG
 
 typedef struct {
   mp1_chip_regs_t r;

@@ -20,29 +20,53 @@ typedef struct {
   MP1_PLANE_OUTPUTS(MP1_PLANE_X_FIELD)
 } mp1_plane_out_t;
 /* Every register of the plane, flat and named as the RTL's debug ports. */
+#define MP1_PLANE_X_REG(name, width) MP1_UINT(width) name;
 typedef struct {
-  MP1_PLANE_REGS(MP1_PLANE_X_FIELD)
+  MP1_PLANE_REGS(MP1_PLANE_X_REG)
 } mp1_plane_regs_t;
 #undef MP1_PLANE_X_FIELD
+#undef MP1_PLANE_X_REG
 
 typedef struct {
   mp1_rm_state_t rmx, rmy;
-  uint32_t arbx_own, arby_own; /* 0 none, 1 straight machine, 2 turning machine, 3 injection */
+  uint8_t arbx_own, arby_own; /* 0 none, 1 straight machine, 2 turning machine, 3 injection */
 } mp1_plane_state_t;
 
 typedef struct {
   mp1_rm_next_t rmx, rmy;
-  uint32_t arbx_own, arby_own;
+  uint8_t arbx_own, arby_own;
 } mp1_plane_next_t;
 
 void mp1_plane_reset(mp1_plane_state_t *st);
 void mp1_plane_eval(const mp1_plane_state_t *st, const mp1_plane_in_t *in, mp1_plane_out_t *out,
                     mp1_plane_next_t *nx);
-void mp1_plane_clock(mp1_plane_state_t *st, const mp1_plane_next_t *nx);
+static inline void mp1_plane_clock(mp1_plane_state_t *st, const mp1_plane_next_t *nx) {
+  mp1_rm_clock(&st->rmx, &nx->rmx);
+  mp1_rm_clock(&st->rmy, &nx->rmy);
+  st->arbx_own = nx->arbx_own;
+  st->arby_own = nx->arby_own;
+}
+
+/* Both machines quiet (mp1_rm_quiet): mp1_plane_eval_quiet gives exactly what mp1_plane_eval
+ * gives then, from the injection inputs alone (a caller need not gather the others). */
+static inline int mp1_plane_quiet(const mp1_plane_state_t *st, uint32_t xin_dat,
+                                  uint32_t yin_dat) {
+  return mp1_rm_quiet(&st->rmx, xin_dat) && mp1_rm_quiet(&st->rmy, yin_dat);
+}
+void mp1_plane_eval_quiet(const mp1_plane_state_t *st, uint32_t inj_x_req, uint32_t inj_x_dat,
+                          uint32_t inj_y_req, uint32_t inj_y_dat, mp1_plane_out_t *out,
+                          mp1_plane_next_t *nx);
 void mp1_plane_regs(const mp1_plane_state_t *st, mp1_plane_regs_t *r);
 
-/* The chunk on output channel dim (0 X, 1 Y): the arbiter's owner's register (from state only). */
-uint32_t mp1_plane_out_dat(const mp1_plane_state_t *st, uint32_t dim, uint32_t inj_dat);
+/* The chunk on output channel dim (0 X, 1 Y): the arbiter's owner's register (from state only).
+ * Inline: the mesh reads every channel of every node each cycle. */
+static inline uint32_t mp1_plane_out_dat(const mp1_plane_state_t *st, uint32_t dim,
+                                         uint32_t inj_dat) {
+  const uint32_t own = dim ? st->arby_own : st->arbx_own;
+  const mp1_rm_regs_t *st_rm = dim ? &st->rmy.r : &st->rmx.r; /* straight: requester 1 */
+  const mp1_rm_regs_t *ot_rm = dim ? &st->rmx.r : &st->rmy.r; /* turning: requester 2 */
+  return own == 1 ? st_rm->st_dat : own == 2 ? ot_rm->ot_dat : own == 3 ? inj_dat & 7u : 0;
+}
 
 /* The output arbiter (docs/mp1.md §10.2): next owner from the owner and the three requests. */
 uint32_t mp1_arb_next(uint32_t own, uint32_t req1, uint32_t req2, uint32_t req3);

@@ -40,7 +40,45 @@ enum {
   MP1_CODE_ILLEGAL = 7
 };
 
+/* The smallest unsigned type that holds a field of the port list's width (a literal 1..32): a
+ * mesh node's registers stay small enough for large networks. Arithmetic on a narrow field
+ * promotes to int, so the model masks its results and compares through uint32_t. */
+#define MP1_UINT(width) MP1_UINT_##width
+#define MP1_UINT_1 uint8_t
+#define MP1_UINT_2 uint8_t
+#define MP1_UINT_3 uint8_t
+#define MP1_UINT_4 uint8_t
+#define MP1_UINT_5 uint8_t
+#define MP1_UINT_6 uint8_t
+#define MP1_UINT_7 uint8_t
+#define MP1_UINT_8 uint8_t
+#define MP1_UINT_9 uint16_t
+#define MP1_UINT_10 uint16_t
+#define MP1_UINT_11 uint16_t
+#define MP1_UINT_12 uint16_t
+#define MP1_UINT_13 uint16_t
+#define MP1_UINT_14 uint16_t
+#define MP1_UINT_15 uint16_t
+#define MP1_UINT_16 uint16_t
+#define MP1_UINT_17 uint32_t
+#define MP1_UINT_18 uint32_t
+#define MP1_UINT_19 uint32_t
+#define MP1_UINT_20 uint32_t
+#define MP1_UINT_21 uint32_t
+#define MP1_UINT_22 uint32_t
+#define MP1_UINT_23 uint32_t
+#define MP1_UINT_24 uint32_t
+#define MP1_UINT_25 uint32_t
+#define MP1_UINT_26 uint32_t
+#define MP1_UINT_27 uint32_t
+#define MP1_UINT_28 uint32_t
+#define MP1_UINT_29 uint32_t
+#define MP1_UINT_30 uint32_t
+#define MP1_UINT_31 uint32_t
+#define MP1_UINT_32 uint32_t
+
 #define MP1_RM_X_FIELD(name, width) uint32_t name;
+#define MP1_RM_X_REG(name, width) MP1_UINT(width) name;
 typedef struct {
   MP1_RM_INPUTS(MP1_RM_X_FIELD)
 } mp1_rm_in_t;
@@ -48,15 +86,22 @@ typedef struct {
   MP1_RM_OUTPUTS(MP1_RM_X_FIELD)
 } mp1_rm_out_t;
 typedef struct {
-  MP1_RM_REGS(MP1_RM_X_FIELD)
+  MP1_RM_REGS(MP1_RM_X_REG)
 } mp1_rm_regs_t;
 #undef MP1_RM_X_FIELD
+#undef MP1_RM_X_REG
 
 /* The routing machine has no parameters; its node position arrives on input ports. */
 typedef struct {
   mp1_rm_regs_t r;
-  uint8_t mem[MP1_RM_BUF]; /* {endc, chunk[2:0]} */
+  /* {endc, chunk[2:0]}, two entries a byte: entry a in the low nibble of mem[a / 2] if a is even */
+  uint8_t mem[MP1_RM_BUF / 2];
 } mp1_rm_state_t;
+
+/* Entry a of the buffer. */
+static inline uint32_t mp1_rm_mem(const mp1_rm_state_t *st, uint32_t a) {
+  return (uint32_t)(st->mem[(a >> 1) & (MP1_RM_BUF / 2 - 1)] >> ((a & 1u) << 2)) & 15u;
+}
 
 typedef struct {
   mp1_rm_regs_t r;
@@ -66,7 +111,48 @@ typedef struct {
 void mp1_rm_reset(mp1_rm_state_t *st);
 void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *out,
                  mp1_rm_next_t *nx);
-void mp1_rm_clock(mp1_rm_state_t *st, const mp1_rm_next_t *nx);
+/* Inline: a network clocks every machine of every node each cycle. */
+static inline void mp1_rm_clock(mp1_rm_state_t *st, const mp1_rm_next_t *nx) {
+  st->r = nx->r;
+  if (nx->we) {
+    uint8_t *b = &st->mem[(nx->waddr >> 1) & (MP1_RM_BUF / 2 - 1)];
+    const uint32_t sh = (nx->waddr & 1u) << 2;
+    *b = (uint8_t)((*b & ~(15u << sh)) | ((nx->wdata & 15u) << sh));
+  }
+}
+
+/* The message registers back to 0; framing (ic, isr, iseg, ifl), counters, output chunks and
+ * stop keep their values (§8.6 rule 13). */
+static inline void mp1_rm_clear_message(mp1_rm_regs_t *d) {
+  d->ihd = 0;
+  d->a1 = d->a2 = d->vpend = d->route = d->rnew = d->adapt_ok = 0;
+  d->wp = d->rp_st = d->rp_ot = d->rp_rc = d->rp_pb = 0;
+  d->act = d->swap = d->segend = d->ended = d->bcut = 0;
+}
+
+/* IDLE with an idle chunk in: no ingress, no counter, the message registers cleared, whatever the
+ * other inputs. Most machines of a network spend most cycles so; mp1_rm_eval_quiet gives exactly
+ * what mp1_rm_eval gives then, without the other inputs (a caller need not gather them), and
+ * inline (the caller reads the outputs from registers, not back from memory). */
+static inline int mp1_rm_quiet(const mp1_rm_state_t *st, uint32_t in_dat) {
+  return st->r.rm_st == MP1_RM_IDLE && (in_dat & 7u) == MP1_CH_IDLE;
+}
+static inline void mp1_rm_eval_quiet(const mp1_rm_state_t *st, mp1_rm_out_t *out,
+                                     mp1_rm_next_t *nx) {
+  const mp1_rm_regs_t *q = &st->r;
+  mp1_rm_regs_t *d = &nx->r;
+  *d = *q;
+  nx->we = nx->waddr = nx->wdata = 0;
+  mp1_rm_clear_message(d);
+  d->st_dat = d->ot_dat = d->rc_dat = d->pb_dat = 0;
+  d->stop = 0;
+  out->in_stop = q->stop;
+  out->st_dat = q->st_dat;
+  out->ot_dat = q->ot_dat;
+  out->rc_dat = q->rc_dat;
+  out->pb_dat = q->pb_dat;
+  out->st_req = out->ot_req = out->rc_req = out->pb_req = 0;
+}
 
 const char *mp1_rm_state_name(uint32_t s);
 

@@ -205,7 +205,7 @@ const mp1_rm_regs_t &rmr(const mp1_mesh_state_t &m, uint32_t x, uint32_t y, uint
   const mp1_plane_state_t &pl = m.chip[y * MESH_KX + x].pl[p];
   return d ? pl.rmy.r : pl.rmx.r;
 }
-uint32_t total(const mp1_mesh_state_t &m, uint32_t mp1_rm_regs_t::*f) {
+template <typename T> uint32_t total(const mp1_mesh_state_t &m, T mp1_rm_regs_t::*f) {
   uint32_t t = 0;
   for (uint32_t n = 0; n < kN; n++)
     for (uint32_t p = 0; p < 4; p++) t += m.chip[n].pl[p].rmx.r.*f + m.chip[n].pl[p].rmy.r.*f;

@@ -124,11 +124,13 @@ static const mp1_rm_regs_t *rm(const rig_t *r, uint32_t n, uint32_t plane, uint3
   return dim ? &p->rmy.r : &p->rmx.r;
 }
 
+/* The sum of one 16-bit counter (at offset off) over every machine. */
 static uint32_t sum_cnt(const rig_t *r, size_t off) {
   uint32_t s = 0;
   for (uint32_t i = 0; i < r->n; i++)
     for (uint32_t p = 0; p < 4; p++)
-      for (uint32_t d = 0; d < 2; d++) s += *(const uint32_t *)((const char *)rm(r, i, p, d) + off);
+      for (uint32_t d = 0; d < 2; d++)
+        s += *(const MP1_UINT(16) *)((const char *)rm(r, i, p, d) + off);
   return s;
 }
 
