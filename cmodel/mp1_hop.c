@@ -252,7 +252,7 @@ static int simulate(const mp1_hop_cfg_t *cfg, mp1_hop_result_t *res, const uint3
   hop_ctx_t h;
   memset(&h, 0, sizeof h);
   h.cfg = cfg;
-  const mp1_mesh_cfg_t mc = {cfg->kx, cfg->ky};
+  const mp1_mesh_cfg_t mc = {.kx = cfg->kx, .ky = cfg->ky};
   if (mp1_mesh_init(&h.st, &h.nx, mc)) {
     fail(err, errlen, "cannot build a %ux%u mesh", cfg->kx, cfg->ky);
     return -1;

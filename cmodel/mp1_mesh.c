@@ -13,8 +13,8 @@ int mp1_mesh_init(mp1_mesh_state_t *st, mp1_mesh_next_t *nx, mp1_mesh_cfg_t cfg)
   st->cfg = cfg;
   st->chip = calloc(n, sizeof *st->chip);
   nx->chip = calloc(n, sizeof *nx->chip);
-  nx->in = calloc(n, sizeof *nx->in);
-  if (!st->chip || !nx->chip || !nx->in) {
+  nx->in = cfg.lean ? NULL : calloc(n, sizeof *nx->in);
+  if (!st->chip || !nx->chip || (!cfg.lean && !nx->in)) {
     mp1_mesh_free(st, nx);
     return -1;
   }
@@ -82,9 +82,10 @@ void mp1_mesh_eval(const mp1_mesh_state_t *st, const mp1_mesh_in_t *in, mp1_mesh
   /* A node's outputs are copied out one node later: read at once, wide copies of the chip's
    * fields would wait on its narrow stores (a store-forwarding stall). */
   mp1_chip_out_t co[2];
+  mp1_chip_in_t lean_in;
   for (uint32_t y = 0, i = 0; y < ky; y++) {
     for (uint32_t x = 0; x < kx; x++, i++) {
-      mp1_chip_in_t *ci = &nx->in[i];
+      mp1_chip_in_t *ci = nx->in ? &nx->in[i] : &lean_in;
       /* The neighbours (NULL outside the mesh); channel j = 2p + d runs towards -X (-Y) in the
        * planes with p's bit 1 (bit 0) set, so it comes from the other side (cf. step()). */
       const mp1_chip_state_t *w = x > 0 ? &st->chip[i - 1] : NULL;
@@ -104,7 +105,7 @@ void mp1_mesh_eval(const mp1_mesh_state_t *st, const mp1_mesh_in_t *in, mp1_mesh
       ci->py = y;
       ci->xmax = kx - 1;
       ci->ymax = ky - 1;
-      ci->chip = 0;
+      ci->chip = cfg->lvkx ? 2u * (y >= cfg->lvky) + (x >= cfg->lvkx) : 0u;
       ci->pbloop = in[i].pbloop & 1u;
       ci->inj_dat = in[i].inj_dat & 7u;
       ci->pbi_dat = in[i].pbi_dat & 7u;

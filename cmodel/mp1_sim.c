@@ -30,33 +30,41 @@ typedef struct {
   uint8_t carrier; /* a broadcast as injected: its copies are the destinations' own records */
 } msg_t;
 
-/* Per node: the source, the injection queue and sender, the receiver; channel bookkeeping. */
+/* Per node: the source, the injection queue (in sim_t.q) and the sender. */
 typedef struct {
   rng_t rng;
   mp1_arrival_t arr;
-  uint32_t q[64];
   uint32_t cur;       /* message in the interface buffer, being injected */
   uint32_t tx_pos, tx_n;
+  uint32_t pend;      /* messages outstanding to this node (a list through msg_t.next) */
   uint8_t qh, qn, tx_in_seg, tx_phase, tx_dat;
+} node_t;
+
+/* Per chip (one per node in a mesh, four in a torus): the interface's receiver of its reception
+ * channel, and the chip's channel bookkeeping. */
+typedef struct {
   uint8_t r_ic, r_isr, r_iseg, r_bad;
   uint8_t r_tag[4];
   uint32_t r_len;
-  uint32_t pend;      /* messages outstanding to this node (a list through msg_t.next) */
   uint8_t ch_live;    /* per output channel: its current owner's message is live */
   uint8_t ch_own;     /* per output channel: owned last cycle */
   uint16_t adapt[16]; /* cnt_adapt, cnt_adapt_buf of the 8 machines at the last snapshot */
-} node_t;
+} chip_t;
 
 typedef struct {
   const mp1_sim_cfg_t *c;
   mp1_traffic_cfg_t tr;
   mp1_arrival_cfg_t ar;
-  uint32_t n;
+  uint32_t n;        /* nodes */
+  uint32_t nc, per;  /* chips, chips per node */
+  uint32_t vkx;      /* the chip mesh's width (2 kx in a torus) */
   mp1_mesh_state_t st;
   mp1_mesh_next_t nx;
   mp1_mesh_in_t *in;
   mp1_mesh_out_t *out;
   node_t *node;
+  chip_t *chip;
+  uint32_t *q;       /* injection queues, `queue` entries per node */
   msg_t *m;
   uint32_t m_cap, m_free, m_live;
   uint64_t w0, w1; /* measured window [w0, w1) */
@@ -66,7 +74,7 @@ typedef struct {
   double lat_sum, lat_sq, lat_max, inj_sum, net_sum, hop_sum;
   uint64_t inj_n, busy, busy_dead, hold, nbusy, qsum;
   uint64_t adapt, adapt_buf;
-  uint64_t *ch_busy, *ch_dead, *ch_cross;
+  uint32_t *ch_busy, *ch_dead, *ch_cross;
   uint32_t *ch_pend; /* cycles in the window of each channel's current ownership */
 } sim_t;
 
@@ -92,20 +100,82 @@ static void msg_release(sim_t *s, uint32_t i) {
   s->m_live--;
 }
 
-/* Header and selection (docs/mp1_sim.md §2): the first address flit names the dimension the
- * message starts in; code 0 (static) or 1 (adaptive) when both dimensions differ. */
-static void msg_header(sim_t *s, msg_t *m, rng_t *r) {
-  const uint32_t kx = s->c->kx, sx = m->src % kx, sy = m->src / kx, dx = m->dst % kx,
-                 dy = m->dst / kx;
-  uint32_t px = dx < sx, py = dy < sy;
-  if (s->c->zero_random) {
-    /* an offset of 0 fits either plane of that sign: spread them (docs/mp1_sim.md §2) */
-    if (dx == sx) px = (uint32_t)rng_below(r, 2);
-    if (dy == sy) py = (uint32_t)rng_below(r, 2);
+/* One dimension of a torus route (docs/mp1_sim.md §7): the minimal direction (neg), whether it
+ * wraps, and the levels (0 L, 1 H) the message starts and ends in. */
+typedef struct {
+  uint32_t neg, wrap, lstart, lend;
+} tdim_t;
+
+static tdim_t torus_dim(uint32_t k, uint32_t s, uint32_t d, rng_t *r) {
+  tdim_t t = {0, 0, 0, 0};
+  const uint32_t f = (d + k - s) % k;
+  if (f == 0) return t;
+  t.neg = 2 * f > k || (2 * f == k && rng_below(r, 2));
+  t.wrap = t.neg ? d > s : d < s;
+  /* going +, the L copy is upstream of the H copy (the wrap link joins L's end to H's start);
+   * going -, the reverse */
+  t.lstart = t.wrap ? t.neg : !t.neg;
+  t.lend = t.wrap ? !t.neg : t.lstart;
+  return t;
+}
+
+/* The injection rule of 004 §5.5 for the dimensions that do not wrap (docs/mp1_sim.md §7): the
+ * start levels, each in the message's own orientation (1: the downstream copy, where 004's
+ * "own class level" is; 0: the upstream copy). */
+static void torus_levels(const mp1_sim_cfg_t *c, uint32_t sx, uint32_t sy, tdim_t *X, tdim_t *Y,
+                         rng_t *r) {
+  uint32_t ux = 1, uy = 1; /* downstream (own) copies by default: the fixed strategy */
+  if (c->torus_inject == MP1_TINJ_RANDOM) {
+    ux = (uint32_t)rng_below(r, 2);
+    uy = (uint32_t)rng_below(r, 2);
+  } else if (c->torus_inject == MP1_TINJ_PAPER) {
+    /* canonical orientation: coordinates mirrored in a dimension travelled - */
+    const uint32_t cx = X->neg ? c->kx - 1 - sx : sx, cy = Y->neg ? c->ky - 1 - sy : sy;
+    const uint32_t east = 2 * cx >= c->kx, south = 2 * cy >= c->ky;
+    const uint32_t u = (uint32_t)rng_below(r, 3); /* thirds */
+    if (X->wrap && !Y->wrap) uy = u != 0;        /* class HL: 1/3 to LL */
+    else if (Y->wrap && !X->wrap) ux = u != 0;   /* class LH: 1/3 to LL */
+    else if (!X->wrap && !Y->wrap) {
+      if (!east && !south) ux = uy = 0;          /* NW: all to LL */
+      else if (east && !south) ux = u == 0;      /* NE: 2/3 to HL, 1/3 stay */
+      else if (!east && south) uy = u == 0;      /* SW: 2/3 to LH, 1/3 stay */
+      else uy = u != 0;                          /* SE: 1/3 to LH, 2/3 stay */
+    }
   }
+  if (!X->wrap) X->lstart = X->lend = X->neg ? !ux : ux;
+  if (!Y->wrap) Y->lstart = Y->lend = Y->neg ? !uy : uy;
+}
+
+/* Header and selection (docs/mp1_sim.md §2): the first address flit names the dimension the
+ * message starts in; code 0 (static) or 1 (adaptive) when both dimensions differ. In a torus the
+ * addresses are positions in the unrolled chip mesh and the selection names the chip. */
+static void msg_header(sim_t *s, msg_t *m, rng_t *r) {
+  const mp1_sim_cfg_t *c = s->c;
+  const uint32_t kx = c->kx, sx = m->src % kx, sy = m->src / kx;
+  uint32_t dx = m->dst % kx, dy = m->dst / kx;
+  uint32_t px, py, chip = 0, ax = dx, ay = dy, ox = dx != sx, oy = dy != sy;
+  if (c->torus) {
+    tdim_t X = torus_dim(kx, sx, dx, r), Y = torus_dim(c->ky, sy, dy, r);
+    torus_levels(c, sx, sy, &X, &Y, r);
+    px = X.neg;
+    py = Y.neg;
+    chip = 2 * Y.lstart + X.lstart;
+    ax = X.lend * kx + dx;
+    ay = Y.lend * c->ky + dy;
+  } else {
+    px = dx < sx;
+    py = dy < sy;
+  }
+  if (c->zero_random) {
+    /* an offset of 0 fits either plane of that sign: spread them (docs/mp1_sim.md §2) */
+    if (!ox) px = (uint32_t)rng_below(r, 2);
+    if (!oy) py = (uint32_t)rng_below(r, 2);
+  }
+  dx = ax;
+  dy = ay;
   const uint32_t plane = (px << 1) | py;
   uint32_t dim;
-  if (dx != sx && dy != sy) {
+  if (ox && oy) {
     dim = s->c->route == MP1_ROUTE_OBLIVIOUS ? 0 : (uint32_t)rng_below(r, 2);
     const uint32_t code = s->c->route == MP1_ROUTE_ADAPTIVE ? 1u : 0u;
     const uint32_t first = dim ? dy : dx, second = dim ? dx : dy;
@@ -113,11 +183,11 @@ static void msg_header(sim_t *s, msg_t *m, rng_t *r) {
     m->hdr[1] = (uint8_t)((2u << 5) | second);
     m->h = 2;
   } else {
-    dim = dx == sx;
+    dim = !ox;
     m->hdr[0] = (uint8_t)((2u << 5) | (dim ? dy : dx));
     m->h = 1;
   }
-  m->sel = (uint8_t)mp1_sel_flit(0, plane, dim);
+  m->sel = (uint8_t)mp1_sel_flit(chip, plane, dim);
 }
 
 static uint8_t data_byte(uint32_t src, uint32_t t_lo, uint32_t j) {
@@ -161,7 +231,7 @@ static void enqueue(sim_t *s, node_t *nd, uint32_t k, uint64_t t) {
     nd->tx_pos = 0;
     nd->tx_n = msg_nchunks(s->m[k].len);
   } else {
-    nd->q[(nd->qh + nd->qn) % s->c->queue] = k;
+    s->q[(size_t)(nd - s->node) * s->c->queue + (nd->qh + nd->qn) % s->c->queue] = k;
     nd->qn++;
   }
 }
@@ -262,7 +332,7 @@ static void tx_step(sim_t *s, node_t *nd, uint32_t inj_stop, uint64_t t) {
         if (m->carrier) msg_release(s, nd->cur);
         nd->cur = NIL;
         if (nd->qn) {
-          nd->cur = nd->q[nd->qh];
+          nd->cur = s->q[(size_t)(nd - s->node) * s->c->queue + nd->qh];
           nd->qh = (uint8_t)((nd->qh + 1) % s->c->queue);
           nd->qn--;
           s->m[nd->cur].t_start = t + 1;
@@ -275,17 +345,39 @@ static void tx_step(sim_t *s, node_t *nd, uint32_t inj_stop, uint64_t t) {
   nd->tx_dat = (uint8_t)next;
 }
 
-static void deliver(sim_t *s, uint32_t i, uint64_t t) {
-  node_t *nd = &s->node[i];
-  const uint32_t ntag = nd->r_len < 4 ? nd->r_len : 4;
+/* The node of chip v (its position in the chip mesh folded back onto the network). */
+static uint32_t node_of(const sim_t *s, uint32_t v) {
+  if (s->per == 1) return v;
+  const uint32_t x = v % s->vkx, y = v / s->vkx;
+  return (y % s->c->ky) * s->c->kx + x % s->c->kx;
+}
+
+/* Minimal hops between two nodes (with wrap-around in a torus). */
+static uint32_t hops(const sim_t *s, uint32_t a, uint32_t b) {
+  const uint32_t kx = s->c->kx, ky = s->c->ky;
+  uint32_t hx = (uint32_t)abs((int)(a % kx) - (int)(b % kx));
+  uint32_t hy = (uint32_t)abs((int)(a / kx) - (int)(b / kx));
+  if (s->c->torus) {
+    if (kx - hx < hx) hx = kx - hx;
+    if (ky - hy < hy) hy = ky - hy;
+  }
+  return hx + hy;
+}
+
+/* A message's EOM arrived on chip v's reception channel: find it among those outstanding to the
+ * node (docs/mp1_sim.md §2.3). */
+static void deliver(sim_t *s, uint32_t v, uint64_t t) {
+  chip_t *cp = &s->chip[v];
+  node_t *nd = &s->node[node_of(s, v)];
+  const uint32_t ntag = cp->r_len < 4 ? cp->r_len : 4;
   uint32_t best = NIL, best_prev = NIL, prev = NIL;
-  if (!nd->r_bad) {
+  if (!cp->r_bad) {
     for (uint32_t k = nd->pend; k != NIL; prev = k, k = s->m[k].next) {
       const msg_t *m = &s->m[k];
-      if (!m->sent || (uint32_t)(m->len - m->h) != nd->r_len) continue;
+      if (!m->sent || (uint32_t)(m->len - m->h) != cp->r_len) continue;
       uint32_t ok = 1;
       for (uint32_t j = 0; j < ntag && ok; j++)
-        ok = nd->r_tag[j] == data_byte(m->src, (uint32_t)m->t_enq, j);
+        ok = cp->r_tag[j] == data_byte(m->src, (uint32_t)m->t_enq, j);
       if (ok && (best == NIL || m->t_enq < s->m[best].t_enq ||
                  (m->t_enq == s->m[best].t_enq && m->t_inj < s->m[best].t_inj)))
         best = k, best_prev = prev;
@@ -307,9 +399,7 @@ static void deliver(sim_t *s, uint32_t i, uint64_t t) {
     s->lat_sq += lat * lat;
     if (lat > s->lat_max) s->lat_max = lat;
     s->net_sum += (double)(t - m->t_inj);
-    const uint32_t kx = s->c->kx;
-    s->hop_sum += abs((int)(m->src % kx) - (int)(m->dst % kx)) +
-                  abs((int)(m->src / kx) - (int)(m->dst / kx));
+    s->hop_sum += hops(s, m->src, m->dst);
   }
   if (s->r->completion < t + 1) s->r->completion = t + 1;
   if (s->c->trace)
@@ -320,43 +410,44 @@ static void deliver(sim_t *s, uint32_t i, uint64_t t) {
   msg_release(s, best);
 }
 
-/* The receiver: data flits, EOS between segments, EOM (docs/mp1.md §13.1). */
-static void rx_chunk(sim_t *s, uint32_t i, uint32_t c, uint64_t t) {
-  node_t *nd = &s->node[i];
+/* The receiver of chip v's reception channel: data flits, EOS between segments, EOM
+ * (docs/mp1.md §13.1). */
+static void rx_chunk(sim_t *s, uint32_t v, uint32_t c, uint64_t t) {
+  chip_t *cp = &s->chip[v];
   c &= 7u;
-  if (nd->r_ic == 1) {
-    nd->r_isr = (uint8_t)((nd->r_isr << 3) | c);
-    nd->r_ic = 2;
+  if (cp->r_ic == 1) {
+    cp->r_isr = (uint8_t)((cp->r_isr << 3) | c);
+    cp->r_ic = 2;
     return;
   }
-  if (nd->r_ic == 2) {
-    const uint8_t b = (uint8_t)((nd->r_isr << 3) | c);
-    const uint32_t j = nd->r_len++;
-    if (j < 4) nd->r_tag[j] = b;
+  if (cp->r_ic == 2) {
+    const uint8_t b = (uint8_t)((cp->r_isr << 3) | c);
+    const uint32_t j = cp->r_len++;
+    if (j < 4) cp->r_tag[j] = b;
     else {
-      const uint32_t src = nd->r_tag[2] | (uint32_t)nd->r_tag[3] << 8;
-      const uint32_t t_lo = nd->r_tag[0] | (uint32_t)nd->r_tag[1] << 8;
-      if (b != data_byte(src, t_lo, j)) nd->r_bad = 1;
+      const uint32_t src = cp->r_tag[2] | (uint32_t)cp->r_tag[3] << 8;
+      const uint32_t t_lo = cp->r_tag[0] | (uint32_t)cp->r_tag[1] << 8;
+      if (b != data_byte(src, t_lo, j)) cp->r_bad = 1;
     }
-    nd->r_ic = 0;
+    cp->r_ic = 0;
     return;
   }
   if (c & 4u) {
-    nd->r_iseg = 1;
-    nd->r_isr = (uint8_t)(c & 3u);
-    nd->r_ic = 1;
+    cp->r_iseg = 1;
+    cp->r_isr = (uint8_t)(c & 3u);
+    cp->r_ic = 1;
     return;
   }
-  if (!nd->r_iseg) return;
+  if (!cp->r_iseg) return;
   if (c == 1) {
-    nd->r_iseg = 0;
+    cp->r_iseg = 0;
     return;
   }
-  if (c == 2) deliver(s, i, t);
+  if (c == 2) deliver(s, v, t);
   else s->r->corrupt++; /* a gap or illegal chunk inside a segment */
-  nd->r_iseg = 0;
-  nd->r_len = 0;
-  nd->r_bad = 0;
+  cp->r_iseg = 0;
+  cp->r_len = 0;
+  cp->r_bad = 0;
 }
 
 static const mp1_rm_state_t *rm_of(const mp1_chip_state_t *c, uint32_t k) {
@@ -365,61 +456,69 @@ static const mp1_rm_state_t *rm_of(const mp1_chip_state_t *c, uint32_t k) {
 
 /* Adaptive turns since the last snapshot (the 16-bit counters wrap; snapshots come often). */
 static void adapt_take(sim_t *s, int count) {
-  for (uint32_t i = 0; i < s->n; i++) {
-    node_t *nd = &s->node[i];
+  for (uint32_t v = 0; v < s->nc; v++) {
+    chip_t *cp = &s->chip[v];
     for (uint32_t k = 0; k < 8; k++) {
-      const mp1_rm_state_t *rm = rm_of(&s->st.chip[i], k);
+      const mp1_rm_state_t *rm = rm_of(&s->st.chip[v], k);
       const uint16_t a = (uint16_t)rm->r.cnt_adapt, b = (uint16_t)rm->r.cnt_adapt_buf;
       if (count) {
-        s->adapt += (uint16_t)(a - nd->adapt[2 * k]);
-        s->adapt_buf += (uint16_t)(b - nd->adapt[2 * k + 1]);
+        s->adapt += (uint16_t)(a - cp->adapt[2 * k]);
+        s->adapt_buf += (uint16_t)(b - cp->adapt[2 * k + 1]);
       }
-      nd->adapt[2 * k] = a;
-      nd->adapt[2 * k + 1] = b;
+      cp->adapt[2 * k] = a;
+      cp->adapt[2 * k + 1] = b;
     }
   }
 }
 
-/* Channel use this cycle (from state): a multiplexer assigned to an input (004 §4.2). An
- * ownership is live if its owner's route ever names this output while it lasts; a dead flit's
- * never does. Its cycles are booked when it ends. */
-static void chan_sample(sim_t *s, uint64_t t) {
-  const int win = in_window(s, t);
-  for (uint32_t i = 0; i < s->n; i++) {
-    const mp1_chip_state_t *c = &s->st.chip[i];
-    node_t *nd = &s->node[i];
-    for (uint32_t j = 0; j < 8; j++) {
-      const mp1_plane_state_t *pl = &c->pl[j >> 1];
-      const uint32_t d = j & 1u, own = d ? pl->arby_own : pl->arbx_own;
-      const uint32_t bit = 1u << j, ix = i * 8 + j;
-      if ((nd->ch_own & bit) && (!own || own != ((s->ch_pend[ix] >> 30) & 3u))) {
+/* Chip v's channel and buffer use this cycle (from state), one plane at a time. A channel is in
+ * use when its multiplexer is assigned to an input (004 §4.2). An ownership is live if its
+ * owner's route ever names this output while it lasts; a dead flit's never does. Its cycles are
+ * booked when it ends. A buffer is occupied while its machine is in HOLD (docs/mp1_sim.md §4). */
+static void chip_sample(sim_t *s, uint32_t v, int win) {
+  const mp1_chip_state_t *c = &s->st.chip[v];
+  chip_t *cp = &s->chip[v];
+  for (uint32_t p = 0; p < MP1_CHIP_PLANES; p++) {
+    const mp1_plane_state_t *pl = &c->pl[p];
+    if (win) {
+      const uint32_t a = pl->rmx.r.rm_st, b = pl->rmy.r.rm_st;
+      s->nbusy += (a != MP1_RM_IDLE) + (b != MP1_RM_IDLE);
+      s->hold += (a == MP1_RM_HOLD) + (b == MP1_RM_HOLD);
+    }
+    if (!(pl->arbx_own | pl->arby_own) && !((cp->ch_own >> (2 * p)) & 3u)) continue;
+    for (uint32_t d = 0; d < 2; d++) {
+      const uint32_t j = 2 * p + d, own = d ? pl->arby_own : pl->arbx_own;
+      const uint32_t bit = 1u << j;
+      if (!own && !(cp->ch_own & bit)) continue;
+      const uint32_t ix = v * 8 + j;
+      if ((cp->ch_own & bit) && (!own || own != ((s->ch_pend[ix] >> 30) & 3u))) {
         /* the previous ownership ended */
         const uint32_t cyc = s->ch_pend[ix] & 0x3fffffffu;
         s->ch_busy[ix] += cyc;
-        if (!(nd->ch_live & bit)) s->ch_dead[ix] += cyc;
-        nd->ch_own &= (uint8_t)~bit;
-        nd->ch_live &= (uint8_t)~bit;
+        if (!(cp->ch_live & bit)) s->ch_dead[ix] += cyc;
+        cp->ch_own &= (uint8_t)~bit;
+        cp->ch_live &= (uint8_t)~bit;
         s->ch_pend[ix] = 0;
       }
       if (!own) continue;
-      if (!(nd->ch_own & bit)) {
-        nd->ch_own |= (uint8_t)bit;
+      if (!(cp->ch_own & bit)) {
+        cp->ch_own |= (uint8_t)bit;
         s->ch_pend[ix] = own << 30;
       }
       if (win) s->ch_pend[ix]++;
-      if (!(nd->ch_live & bit)) {
+      if (!(cp->ch_live & bit)) {
         uint32_t live;
         if (own == 3) live = 1;
         else {
-          /* owner 1: the machine of this dimension going straight; 2: the other one turning */
+          /* owner 1: the machine of this dimension going straight; 2: the other one turning.
+           * A straight cut-through (PASS) has no route yet: it is live once a second flit
+           * follows its first address flit (a dead flit is that address flit alone). */
           const mp1_rm_state_t *rm = (own == 1) == (d == 0) ? &pl->rmx : &pl->rmy;
-          /* a straight cut-through (PASS) has no route yet: it is live once a second flit
-           * follows its first address flit (a dead flit is that address flit alone) */
           live = ((rm->r.route >> (own == 1 ? MP1_RM_ST : MP1_RM_OT)) & 1u) ||
                  (own == 1 && rm->r.rm_st == MP1_RM_PASS && rm->r.ifl >= 2);
         }
         if (live) {
-          nd->ch_live |= (uint8_t)bit;
+          cp->ch_live |= (uint8_t)bit;
           if (win) s->ch_cross[ix]++;
         }
       }
@@ -428,27 +527,14 @@ static void chan_sample(sim_t *s, uint64_t t) {
 }
 
 static void chan_flush(sim_t *s) {
-  for (uint32_t i = 0; i < s->n; i++)
+  for (uint32_t v = 0; v < s->nc; v++)
     for (uint32_t j = 0; j < 8; j++) {
-      const uint32_t ix = i * 8 + j, bit = 1u << j, cyc = s->ch_pend[ix] & 0x3fffffffu;
-      if (!(s->node[i].ch_own & bit)) continue;
+      const uint32_t ix = v * 8 + j, bit = 1u << j, cyc = s->ch_pend[ix] & 0x3fffffffu;
+      if (!(s->chip[v].ch_own & bit)) continue;
       s->ch_busy[ix] += cyc;
-      if (!(s->node[i].ch_live & bit)) s->ch_dead[ix] += cyc;
+      if (!(s->chip[v].ch_live & bit)) s->ch_dead[ix] += cyc;
       s->ch_pend[ix] &= ~0x3fffffffu;
     }
-}
-
-static void buf_sample(sim_t *s) {
-  for (uint32_t i = 0; i < s->n; i++) {
-    const mp1_chip_state_t *c = &s->st.chip[i];
-    for (uint32_t k = 0; k < 8; k++) {
-      const uint32_t st = rm_of(c, k)->r.rm_st;
-      s->nbusy += st != MP1_RM_IDLE;
-      s->hold += st == MP1_RM_HOLD;
-    }
-    const node_t *nd = &s->node[i];
-    s->qsum += nd->qn;
-  }
 }
 
 static void sim_free(sim_t *s) {
@@ -456,6 +542,8 @@ static void sim_free(sim_t *s) {
   free(s->in);
   free(s->out);
   free(s->node);
+  free(s->chip);
+  free(s->q);
   free(s->m);
   free(s->ch_busy);
   free(s->ch_dead);
@@ -474,9 +562,9 @@ static uint64_t chip_drops(const mp1_chip_state_t *c) {
 
 static int network_idle(const sim_t *s) {
   for (uint32_t i = 0; i < s->n; i++)
-    if (!mp1_chip_idle(&s->st.chip[i]) || s->node[i].cur != NIL || s->node[i].tx_dat ||
-        s->node[i].r_iseg)
-      return 0;
+    if (s->node[i].cur != NIL || s->node[i].tx_dat) return 0;
+  for (uint32_t v = 0; v < s->nc; v++)
+    if (!mp1_chip_idle(&s->st.chip[v]) || s->chip[v].r_iseg) return 0;
   return 1;
 }
 
@@ -506,26 +594,43 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
   s->c = c;
   s->r = r;
   s->n = c->kx * c->ky;
+  s->per = c->torus ? 4 : 1;
+  s->nc = s->n * s->per;
+  s->vkx = c->torus ? 2 * c->kx : c->kx;
   s->m_free = NIL;
   s->tr = c->traffic;
   s->tr.kx = c->kx;
   s->tr.ky = c->ky;
-  s->tr.torus = 0;
+  s->tr.torus = c->torus;
   s->ar = c->arrival;
   s->ar.rate = mp1_sim_rate(c);
-  const uint32_t n = s->n;
-  if (mp1_mesh_init(&s->st, &s->nx, (mp1_mesh_cfg_t){c->kx, c->ky}))
-    return fail(err, errlen, "cannot build a %ux%u mesh", c->kx, c->ky);
-  s->in = calloc(n, sizeof *s->in);
-  s->out = calloc(n, sizeof *s->out);
+  const uint32_t n = s->n, nc = s->nc;
+  /* a torus is the unrolled 2k x 2k chip mesh of docs/mp1_sim.md §7 */
+  const mp1_mesh_cfg_t mc = {.kx = s->vkx, .ky = c->torus ? 2 * c->ky : c->ky,
+                             .lvkx = c->torus ? c->kx : 0, .lvky = c->torus ? c->ky : 0,
+                             .lean = 1};
+  if (mp1_mesh_init(&s->st, &s->nx, mc))
+    return fail(err, errlen, "cannot build a %ux%u chip mesh", mc.kx, mc.ky);
+  s->in = calloc(nc, sizeof *s->in);
+  s->out = calloc(nc, sizeof *s->out);
   s->node = calloc(n, sizeof *s->node);
-  s->ch_busy = calloc((size_t)n * 8, sizeof *s->ch_busy);
-  s->ch_dead = calloc((size_t)n * 8, sizeof *s->ch_dead);
-  s->ch_cross = calloc((size_t)n * 8, sizeof *s->ch_cross);
-  s->ch_pend = calloc((size_t)n * 8, sizeof *s->ch_pend);
-  if (!s->in || !s->out || !s->node || !s->ch_busy || !s->ch_dead || !s->ch_cross || !s->ch_pend) {
+  s->chip = calloc(nc, sizeof *s->chip);
+  s->q = calloc((size_t)n * c->queue, sizeof *s->q);
+  s->ch_busy = calloc((size_t)nc * 8, sizeof *s->ch_busy);
+  s->ch_dead = calloc((size_t)nc * 8, sizeof *s->ch_dead);
+  s->ch_cross = calloc((size_t)nc * 8, sizeof *s->ch_cross);
+  s->ch_pend = calloc((size_t)nc * 8, sizeof *s->ch_pend);
+  if (!s->in || !s->out || !s->node || !s->chip || !s->q || !s->ch_busy || !s->ch_dead ||
+      !s->ch_cross || !s->ch_pend) {
     sim_free(s);
     return fail(err, errlen, "out of memory");
+  }
+  /* the chips of node i: chip mesh positions (lx kx + x, ly ky + y) */
+  uint32_t vof[4] = {0, 0, 0, 0};
+  if (c->torus) {
+    vof[1] = c->kx;
+    vof[2] = c->ky * s->vkx;
+    vof[3] = c->ky * s->vkx + c->kx;
   }
   const int sync = c->mode == MP1_MODE_SYNC;
   s->w0 = sync ? 0 : c->warmup;
@@ -558,25 +663,46 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
         bc_next = bcast_next(c, bc_next);
       }
       if (bc_next == NIL && t > 0 && network_idle(s)) break;
-    } else if (t < gen_end) {
-      for (uint32_t i = 0; i < n && !oom; i++) {
-        node_t *nd = &s->node[i];
+    } else if (t >= gen_end && network_idle(s)) {
+      break; /* drained */
+    }
+    /* sources, then every interface drives its chips' injection channels */
+    const int gen = t < gen_end && !c->bcast;
+    for (uint32_t i = 0; i < n && !oom; i++) {
+      node_t *nd = &s->node[i];
+      if (gen) {
         const uint32_t k = sync ? 1 : mp1_arrival_count(&s->ar, &nd->arr, t, &nd->rng);
         for (uint32_t a = 0; a < k && !oom; a++) {
           const int64_t d = mp1_traffic_dest(&s->tr, i, &nd->rng);
           if (d >= 0 && generate(s, i, (uint32_t)d, t)) oom = 1;
         }
       }
-    } else if (network_idle(s)) {
-      break; /* drained */
+      if (s->per == 1) s->in[i].inj_dat = nd->tx_dat;
+      else {
+        const uint32_t v = (i / c->kx) * s->vkx + i % c->kx;
+        for (uint32_t k = 0; k < 4; k++) s->in[v + vof[k]].inj_dat = nd->tx_dat;
+      }
     }
-    for (uint32_t i = 0; i < n; i++) s->in[i].inj_dat = s->node[i].tx_dat;
     mp1_mesh_eval(&s->st, s->in, s->out, &s->nx);
-    chan_sample(s, t);
-    if (in_window(s, t)) buf_sample(s);
+    /* measurements from the chips' registers, then the interfaces take their chunks */
+    const int win = in_window(s, t);
+    for (uint32_t v = 0; v < nc; v++) {
+      chip_sample(s, v, win);
+      rx_chunk(s, v, s->out[v].rcv_dat, t);
+    }
     for (uint32_t i = 0; i < n; i++) {
-      rx_chunk(s, i, s->out[i].rcv_dat, t);
-      tx_step(s, &s->node[i], s->out[i].inj_stop, t);
+      node_t *nd = &s->node[i];
+      if (win) s->qsum += nd->qn;
+      uint32_t stop;
+      if (s->per == 1) stop = s->out[i].inj_stop;
+      else {
+        /* one injection channel to the node's four chips: the addressed one's controller
+         * holds stop, the others skip the message with stop low (docs/mp1.md §11.3) */
+        const uint32_t v = (i / c->kx) * s->vkx + i % c->kx;
+        stop = 0;
+        for (uint32_t k = 0; k < 4; k++) stop |= s->out[v + vof[k]].inj_stop;
+      }
+      tx_step(s, nd, stop, t);
     }
     mp1_mesh_clock(&s->st, &s->nx);
   }
@@ -590,10 +716,8 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
   /* Figures. */
   const uint64_t wlen = sync ? t : (t < s->w1 ? (t > s->w0 ? t - s->w0 : 0) : c->measure);
   const double W = wlen ? (double)wlen : 1.0;
-  for (uint32_t i = 0; i < n; i++) {
-    r->in_queue += s->node[i].qn + (s->node[i].cur != NIL);
-    r->net_dropped += chip_drops(&s->st.chip[i]);
-  }
+  for (uint32_t i = 0; i < n; i++) r->in_queue += s->node[i].qn + (s->node[i].cur != NIL);
+  for (uint32_t v = 0; v < nc; v++) r->net_dropped += chip_drops(&s->st.chip[v]);
   r->in_network = s->m_live - r->in_queue;
   const double dn = r->w_delivered ? (double)r->w_delivered : 1.0;
   r->lat_mean = s->lat_sum / dn;
@@ -606,16 +730,16 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
   const uint32_t kn = c->kx > c->ky ? c->kx : c->ky;
   r->thr_frac = 100.0 * ((double)r->w_bytes / W / n) / (8.0 / (3.0 * kn));
   uint64_t busy = 0, dead = 0, maxb = 0, maxl = 0;
-  for (uint32_t ix = 0; ix < n * 8; ix++) {
+  for (uint32_t ix = 0; ix < nc * 8; ix++) {
     busy += s->ch_busy[ix];
     dead += s->ch_dead[ix];
     if (s->ch_busy[ix] > maxb) maxb = s->ch_busy[ix];
     if (s->ch_busy[ix] - s->ch_dead[ix] > maxl) maxl = s->ch_busy[ix] - s->ch_dead[ix];
   }
-  r->util_mean = 100.0 * (double)busy / (W * n * 8);
+  r->util_mean = 100.0 * (double)busy / (W * nc * 8);
   r->util_max = 100.0 * (double)maxb / W;
   r->util_msg_max = 100.0 * (double)maxl / W;
-  r->util_dead_mean = 100.0 * (double)dead / (W * n * 8);
+  r->util_dead_mean = 100.0 * (double)dead / (W * nc * 8);
   r->adapt_per_msg = (double)s->adapt / dn;
   r->adapt_buf_per_msg = (double)s->adapt_buf / dn;
   r->buf_hold_mean = (double)s->hold / W;
@@ -624,17 +748,19 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
   r->saturated = r->w_overflow > 0;
   r->complete = s->m_live == 0;
   if (!sync) r->completion = 0;
-  if (chan) {
-    memcpy(chan->cross, s->ch_cross, (size_t)n * 8 * sizeof *chan->cross);
-    memcpy(chan->busy, s->ch_busy, (size_t)n * 8 * sizeof *chan->busy);
-    memcpy(chan->dead, s->ch_dead, (size_t)n * 8 * sizeof *chan->dead);
-  }
+  if (chan)
+    for (size_t ix = 0; ix < (size_t)nc * 8; ix++) {
+      chan->cross[ix] = s->ch_cross[ix];
+      chan->busy[ix] = s->ch_busy[ix];
+      chan->dead[ix] = s->ch_dead[ix];
+    }
   sim_free(s);
   return 0;
 }
 
 size_t mp1_sim_bytes_per_node(const mp1_sim_cfg_t *c) {
-  (void)c;
-  return sizeof(mp1_chip_state_t) + sizeof(mp1_chip_next_t) + sizeof(mp1_chip_in_t) +
-         sizeof(mp1_mesh_in_t) + sizeof(mp1_mesh_out_t) + sizeof(node_t) + 8 * (3 * 8 + 4);
+  const size_t per = c->torus ? 4 : 1;
+  return per * (sizeof(mp1_chip_state_t) + sizeof(mp1_chip_next_t) + sizeof(mp1_mesh_in_t) +
+                sizeof(mp1_mesh_out_t) + sizeof(chip_t) + 8 * 4 * sizeof(uint32_t)) +
+         sizeof(node_t) + c->queue * sizeof(uint32_t);
 }

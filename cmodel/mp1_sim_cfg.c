@@ -46,6 +46,7 @@ static const char *traffic_name(const mp1_sim_cfg_t *c) {
 
 static const char *const route_names[] = {"oblivious", "restrictive", "adaptive"};
 static const char *const mode_names[] = {"async", "sync"};
+static const char *const tinj_names[] = {"paper", "fixed", "random"};
 
 static int parse_u64(const char *key, const char *v, uint64_t lo, uint64_t hi, uint64_t *out,
                      char *err, size_t n) {
@@ -61,7 +62,7 @@ static int parse_u64(const char *key, const char *v, uint64_t lo, uint64_t hi, u
 
 static int parse_u32(const char *key, const char *v, uint32_t lo, uint32_t hi, uint32_t *out,
                      char *err, size_t n) {
-  uint64_t x;
+  uint64_t x = 0;
   if (parse_u64(key, v, lo, hi, &x, err, n)) return -1;
   *out = (uint32_t)x;
   return 0;
@@ -113,7 +114,7 @@ static const struct {
   const char *key, *section;
 } keys[] = {
     {"mesh", "network"},     {"routing", "network"},  {"queue", "network"},
-    {"zero-offset", "network"},
+    {"zero-offset", "network"}, {"topology", "network"},  {"torus-inject", "network"},
     {"traffic", "traffic"},  {"mode", "traffic"},     {"arrival", "traffic"},
     {"burst", "traffic"},    {"load", "traffic"},     {"length", "traffic"},
     {"hot-node", "traffic"}, {"hot-frac", "traffic"}, {"warmup", "run"},
@@ -131,6 +132,18 @@ int mp1_sim_cfg_set(mp1_sim_cfg_t *c, const char *key, const char *v, char *err,
     return 0;
   }
   if (!strcmp(key, "queue")) return parse_u32(key, v, 1, 64, &c->queue, err, n);
+  if (!strcmp(key, "topology")) {
+    static const char *const tn[] = {"mesh", "torus"};
+    if (parse_enum(key, v, tn, 2, &e, err, n)) return -1;
+    c->torus = e;
+    return 0;
+  }
+  if (!strcmp(key, "torus-inject")) {
+    static const char *const tn[] = {"paper", "fixed", "random"};
+    if (parse_enum(key, v, tn, 3, &e, err, n)) return -1;
+    c->torus_inject = (mp1_tinj_e)e;
+    return 0;
+  }
   if (!strcmp(key, "zero-offset")) {
     static const char *const zn[] = {"plus", "random"};
     if (parse_enum(key, v, zn, 2, &e, err, n)) return -1;
@@ -241,6 +254,13 @@ int mp1_sim_cfg_check(const mp1_sim_cfg_t *c, char *err, size_t n) {
   mp1_arrival_cfg_t a = c->arrival;
   a.rate = mp1_sim_rate(c);
   if (mp1_arrival_check(&a, err, n)) return -1;
+  if (c->torus && (c->kx > MP1_MESH_MAX / 2 || c->ky > MP1_MESH_MAX / 2))
+    return fail(err, n,
+                "topology torus: %ux%u is too large; a torus unrolls into a mesh twice as wide and "
+                "MP1's 5-bit addresses reach 32, so at most 16x16",
+                c->kx, c->ky);
+  if (c->torus && c->bcast)
+    return fail(err, n, "traffic broadcast: a mesh only (MP1's broadcast is a mesh rectangle)");
   if (c->len < 2)
     return fail(err, n, "length: %u bytes cannot hold a two-flit header (at least 2)", c->len);
   if (c->bcast && c->mode != MP1_MODE_SYNC)
@@ -267,12 +287,13 @@ double mp1_sim_rate(const mp1_sim_cfg_t *c) {
 
 void mp1_sim_cfg_json(const mp1_sim_cfg_t *c, FILE *f) {
   fprintf(f,
-          "\"mesh\":\"%ux%u\",\"routing\":\"%s\",\"queue\":%u,\"zero-offset\":\"%s\",\"traffic\":\"%s\",\"mode\":\"%s\","
+          "\"mesh\":\"%ux%u\",\"routing\":\"%s\",\"queue\":%u,\"zero-offset\":\"%s\",\"topology\":\"%s\",\"torus-inject\":\"%s\",\"traffic\":\"%s\",\"mode\":\"%s\","
           "\"arrival\":\"%s\",\"burst\":%g,\"load\":%g,\"length\":%u,\"hot-node\":%u,"
           "\"hot-frac\":%g,\"bcast-src\":%u,\"bcast-size\":%u,\"warmup\":%llu,\"measure\":%llu,\"drain\":%llu,\"seed\":%llu,"
           "\"seeds\":%u,\"rate\":%.9g",
           c->kx, c->ky, route_names[c->route], c->queue, c->zero_random ? "random" : "plus",
-          traffic_name(c), mode_names[c->mode],
+          c->torus ? "torus" : "mesh", tinj_names[c->torus_inject], traffic_name(c),
+          mode_names[c->mode],
           mp1_arrival_name(c->arrival.kind), c->arrival.burst, c->load, c->len,
           c->traffic.hot_node, c->traffic.hot_frac, c->bcast_src, c->bcast_size,
           (unsigned long long)c->warmup, (unsigned long long)c->measure,
@@ -281,11 +302,11 @@ void mp1_sim_cfg_json(const mp1_sim_cfg_t *c, FILE *f) {
 
 void mp1_sim_cfg_text(const mp1_sim_cfg_t *c, FILE *f, const char *p) {
   fprintf(f,
-          "%smesh=%ux%u routing=%s queue=%u zero-offset=%s traffic=%s mode=%s arrival=%s burst=%g\n"
+          "%smesh=%ux%u routing=%s queue=%u zero-offset=%s topology=%s torus-inject=%s traffic=%s mode=%s arrival=%s burst=%g\n"
           "%sload=%g length=%u hot-node=%u hot-frac=%g bcast-src=%u bcast-size=%u warmup=%llu measure=%llu drain=%llu\n"
           "%sseed=%llu seeds=%u rate=%.9g messages/node/cycle\n",
           p, c->kx, c->ky, route_names[c->route], c->queue, c->zero_random ? "random" : "plus",
-          traffic_name(c),
+          c->torus ? "torus" : "mesh", tinj_names[c->torus_inject], traffic_name(c),
           mode_names[c->mode], mp1_arrival_name(c->arrival.kind), c->arrival.burst, p, c->load,
           c->len, c->traffic.hot_node, c->traffic.hot_frac, c->bcast_src, c->bcast_size,
           (unsigned long long)c->warmup, (unsigned long long)c->measure,

@@ -14,7 +14,12 @@ extern "C" {
 enum { MP1_MESH_MAX = 32, MP1_MESH_CHANS = 8 };
 
 typedef struct {
-  uint32_t kx, ky; /* 1..32 each */
+  uint32_t kx, ky;     /* 1..32 each */
+  /* 0 for a mesh. For the torus of docs/mp1_sim.md §7 (a torus unrolled into a 2k x 2k mesh of
+   * four chips per node): the level size k in each dimension, which numbers the four chips of a
+   * node, chip = 2 (y >= lvky) + (x >= lvkx). */
+  uint32_t lvkx, lvky;
+  uint32_t lean;       /* 1: keep no copy of the chips' inputs (nx->in is NULL): less memory */
 } mp1_mesh_cfg_t;
 
 /* Per node: the chip's interface-side inputs and outputs (§12.2). Channel j = 2p + d. */
@@ -34,7 +39,7 @@ typedef struct {
 
 typedef struct {
   mp1_chip_next_t *chip;
-  mp1_chip_in_t *in; /* the chips' inputs of this cycle (kept for tracing) */
+  mp1_chip_in_t *in; /* the chips' inputs of this cycle (kept for tracing; NULL if lean) */
 } mp1_mesh_next_t;
 
 /* Allocates state and next for cfg; returns -1 on a bad size or no memory. */

@@ -17,6 +17,8 @@ extern "C" {
 
 typedef enum { MP1_ROUTE_OBLIVIOUS = 0, MP1_ROUTE_RESTRICTIVE, MP1_ROUTE_ADAPTIVE } mp1_route_e;
 typedef enum { MP1_MODE_ASYNC = 0, MP1_MODE_SYNC } mp1_mode_e;
+/* Torus injection (004 §5.5): 004's randomised rule, its fixed rule, or uniformly random levels. */
+typedef enum { MP1_TINJ_PAPER = 0, MP1_TINJ_FIXED, MP1_TINJ_RANDOM } mp1_tinj_e;
 /* Broadcast (sync mode): MP1's hardware broadcast, or one message per destination in turn. */
 typedef enum { MP1_BCAST_NONE = 0, MP1_BCAST_HW, MP1_BCAST_P2P } mp1_bcast_e;
 
@@ -25,6 +27,8 @@ enum { MP1_SIM_QUEUE = 10, MP1_SIM_MAX_SEEDS = 64 };
 /* Every parameter of a run; mp1_sim_cfg_default() gives seed 004's defaults. */
 typedef struct {
   uint32_t kx, ky;
+  uint32_t torus;             /* 1: a torus of four chips per node (docs/mp1_sim.md §7) */
+  mp1_tinj_e torus_inject;
   mp1_route_e route;
   mp1_traffic_cfg_t traffic;  /* pattern, hot spot (kx, ky filled in from the network) */
   mp1_bcast_e bcast;          /* traffic broadcast | bcast-p2p instead of the pattern */

@@ -42,7 +42,7 @@ typedef struct {
 static rig_t *rig_new(uint32_t kx, uint32_t ky) {
   rig_t *r = calloc(1, sizeof *r);
   assert_non_null(r);
-  assert_int_equal(mp1_mesh_init(&r->st, &r->nx, (mp1_mesh_cfg_t){kx, ky}), 0);
+  assert_int_equal(mp1_mesh_init(&r->st, &r->nx, (mp1_mesh_cfg_t){.kx = kx, .ky = ky}), 0);
   r->n = kx * ky;
   for (uint32_t i = 0; i < r->n; i++) {
     mp1_nic_reset(&r->tx[i]);

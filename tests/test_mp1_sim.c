@@ -215,6 +215,41 @@ static void broadcast_domain(void **state) {
   assert_non_null(strstr(err, "leaves the network"));
 }
 
+/* The torus of four chips per node: every injection rule delivers everything, by minimal paths
+ * (4x4 torus: mean distance 2 N / (N - 1) = 32/15), and the wrap links carry traffic. */
+static void torus(void **state) {
+  (void)state;
+  const char *const rules[] = {"paper", "fixed", "random"};
+  for (int k = 0; k < 3; k++) {
+    const char *kv[] = {"mesh", "4x4", "topology", "torus", "torus-inject", rules[k], "load", "8",
+                        "warmup", "500", "measure", "20000", "drain", "100000",
+                        "routing", k == 1 ? "oblivious" : "adaptive", NULL};
+    mp1_sim_cfg_t c = cfg(kv);
+    uint64_t cross[64 * 8], busy[64 * 8], dead[64 * 8];
+    mp1_sim_chan_t ch = {cross, busy, dead};
+    mp1_sim_result_t r;
+    run(&c, 21, &r, &ch);
+    assert_int_equal(r.generated, r.overflow + r.delivered);
+    assert_int_equal(r.corrupt + r.net_dropped + r.in_queue + r.in_network, 0);
+    assert_true(r.hops_mean > 32.0 / 15 * 0.97 && r.hops_mean < 32.0 / 15 * 1.03);
+    /* the chip mesh is 8x8; its links from x = 3 to x = 4 (and y = 3 to 4) are the wrap links */
+    uint64_t wrap = 0;
+    for (uint32_t y = 0; y < 8; y++) {
+      wrap += cross[(y * 8 + 3) * 8 + 0] + cross[(y * 8 + 3) * 8 + 2]; /* +X planes out of x = 3 */
+      wrap += cross[(y * 8 + 4) * 8 + 4] + cross[(y * 8 + 4) * 8 + 6]; /* -X planes out of x = 4 */
+    }
+    assert_true(wrap > r.delivered / 20);
+  }
+  /* 5-bit addresses: a torus unrolls into a mesh twice as wide */
+  mp1_sim_cfg_t c;
+  char err[256];
+  mp1_sim_cfg_default(&c);
+  assert_int_equal(mp1_sim_cfg_set(&c, "topology", "torus", err, sizeof err), 0);
+  assert_int_equal(mp1_sim_cfg_set(&c, "mesh", "17x16", err, sizeof err), 0);
+  assert_int_equal(mp1_sim_cfg_check(&c, err, sizeof err), -1);
+  assert_non_null(strstr(err, "at most 16x16"));
+}
+
 static void stat_ci(void **state) {
   (void)state;
   const double v[3] = {1.0, 2.0, 3.0};
@@ -313,7 +348,7 @@ int main(void) {
       cmocka_unit_test(lone_messages), cmocka_unit_test(crossings_match_paths),
       cmocka_unit_test(conservation),  cmocka_unit_test(end_to_end),
       cmocka_unit_test(determinism),   cmocka_unit_test(broadcast_domain),
-      cmocka_unit_test(stat_ci),
+      cmocka_unit_test(torus),         cmocka_unit_test(stat_ci),
       cmocka_unit_test(config_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

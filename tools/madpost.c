@@ -359,7 +359,7 @@ static int cmd_meshbench(int argc, char **argv) {
   mp1_mesh_in_t *in = calloc(n, sizeof *in);
   mp1_mesh_out_t *out = calloc(n, sizeof *out);
   mp1_nic_t *nic = calloc(2 * (size_t)n, sizeof *nic);
-  if (!in || !out || !nic || mp1_mesh_init(&st, &nx, (mp1_mesh_cfg_t){kx, ky})) {
+  if (!in || !out || !nic || mp1_mesh_init(&st, &nx, (mp1_mesh_cfg_t){.kx = kx, .ky = ky})) {
     fprintf(stderr, "madpost: meshbench: out of memory\n");
     return 1;
   }

@@ -104,7 +104,10 @@ static int usage_sim(const char *cmd) {
           "  --hot-node N  --hot-frac F  --warmup CYCLES (8000)  --measure CYCLES (8000)\n"
           "  --drain CYCLES (0; sync needs it)  --seed S (1)  --seeds RUNS (3)\n"
           "  --zero-offset plus|random  --bcast-src NODE  --bcast-size SIDE\n"
-          "  sim only: --trace FILE (CSV: one line per delivered message)\n",
+          "  --topology mesh|torus (torus: four chips per node, up to 16x16)\n"
+          "  --torus-inject paper|fixed|random\n"
+          "  sim only: --trace FILE (CSV: one line per delivered message)\n"
+          "            --channels FILE (CSV: each channel's crossings and busy cycles)\n",
           cmd,
           strcmp(cmd, "sweep") ? ""
                                : "\n       --loads FROM:TO:STEP (percent) --after K (points past "
@@ -157,24 +160,54 @@ static int parse_opts(int argc, char **argv, mp1_sim_cfg_t *c, const char **form
   return 0;
 }
 
+/* Per-channel figures summed over a point's runs (sim --channels). */
+typedef struct {
+  uint64_t *cross, *busy, *dead;
+} chansum_t;
+
+static int run_point_ch(const mp1_sim_cfg_t *c, point_t *pt, progress_t *pr, chansum_t *cs);
+
 static int run_point(const mp1_sim_cfg_t *c, point_t *pt, progress_t *pr) {
+  return run_point_ch(c, pt, pr, NULL);
+}
+
+static int run_point_ch(const mp1_sim_cfg_t *c, point_t *pt, progress_t *pr, chansum_t *cs) {
   char err[256];
   pt->load = c->load;
   pt->nrun = c->seeds;
   pt->saturated = pt->complete = 0;
   pt->completion = 0;
   const uint64_t per = c->mode == MP1_MODE_SYNC ? c->drain : c->warmup + c->measure + c->drain;
+  const size_t nch = (size_t)c->kx * c->ky * 8 * (c->torus ? 4 : 1);
+  mp1_sim_chan_t ch = {NULL, NULL, NULL};
+  if (cs) {
+    ch.cross = calloc(nch, sizeof *ch.cross);
+    ch.busy = calloc(nch, sizeof *ch.busy);
+    ch.dead = calloc(nch, sizeof *ch.dead);
+    if (!ch.cross || !ch.busy || !ch.dead) {
+      fprintf(stderr, "\nmadpost: out of memory\n");
+      free(ch.cross), free(ch.busy), free(ch.dead);
+      return 1;
+    }
+  }
   for (uint32_t k = 0; k < c->seeds; k++) {
     pr->this_run = per;
-    if (mp1_sim_run(c, c->seed + k, &pt->run[k], NULL, progress, pr, err, sizeof err)) {
+    if (mp1_sim_run(c, c->seed + k, &pt->run[k], cs ? &ch : NULL, progress, pr, err, sizeof err)) {
       fprintf(stderr, "\nmadpost: %s\n", err);
+      free(ch.cross), free(ch.busy), free(ch.dead);
       return 1;
+    }
+    for (size_t i = 0; cs && i < nch; i++) {
+      cs->cross[i] += ch.cross[i];
+      cs->busy[i] += ch.busy[i];
+      cs->dead[i] += ch.dead[i];
     }
     pr->done += per;
     pt->saturated += pt->run[k].saturated > 0;
     pt->complete += pt->run[k].complete > 0;
     pt->completion += (double)pt->run[k].completion / c->seeds;
   }
+  free(ch.cross), free(ch.busy), free(ch.dead);
   for (int f = 0; f < FIG_N; f++) {
     double v[MP1_SIM_MAX_SEEDS];
     for (uint32_t k = 0; k < c->seeds; k++) v[k] = fig_of(&pt->run[k], f);
@@ -248,16 +281,24 @@ static void table_point(FILE *f, const mp1_sim_cfg_t *c, const point_t *pt) {
 }
 
 static int sim_extra(void *ctx, const char *key, const char *v) {
-  if (strcmp(key, "trace")) return 1;
-  *(const char **)ctx = v;
+  const char **files = ctx;
+  if (!strcmp(key, "trace")) files[0] = v;
+  else if (!strcmp(key, "channels")) files[1] = v;
+  else return 1;
   return 0;
 }
 
 int madpost_cmd_sim(int argc, char **argv) {
   mp1_sim_cfg_t c;
-  const char *format = "table", *trace = NULL;
-  const int e = parse_opts(argc, argv, &c, &format, sim_extra, &trace, "sim");
+  const char *format = "table", *files[2] = {NULL, NULL};
+  const int e = parse_opts(argc, argv, &c, &format, sim_extra, files, "sim");
   if (e) return e;
+  const char *trace = files[0], *chans = files[1];
+  FILE *cf = NULL;
+  if (chans && !(cf = fopen(chans, "w"))) {
+    fprintf(stderr, "madpost: sim: --channels: cannot write %s: %s\n", chans, strerror(errno));
+    return 1;
+  }
   if (trace) {
     c.trace = fopen(trace, "w");
     if (!c.trace) {
@@ -269,8 +310,29 @@ int madpost_cmd_sim(int argc, char **argv) {
   point_t *pt = calloc(1, sizeof *pt);
   if (!pt) return 1;
   progress_t pr = {.label = "sim", .tty = isatty(2), .total = (uint64_t)c.seeds * (c.mode == MP1_MODE_SYNC ? c.drain : c.warmup + c.measure + c.drain)};
-  const int failed = run_point(&c, pt, &pr);
+  const size_t nch = (size_t)c.kx * c.ky * 8 * (c.torus ? 4 : 1);
+  const uint32_t vkx = c.torus ? 2 * c.kx : c.kx;
+  chansum_t cs = {calloc(nch, 8), calloc(nch, 8), calloc(nch, 8)};
+  if (!cs.cross || !cs.busy || !cs.dead) {
+    fprintf(stderr, "madpost: sim: out of memory\n");
+    return 1;
+  }
+  const int failed = run_point_ch(&c, pt, &pr, cf ? &cs : NULL);
   if (c.trace) fclose(c.trace);
+  if (cf) {
+    /* live crossings, and cycles assigned (of them dead), summed over the runs' windows */
+    uint64_t msgs = 0;
+    for (uint32_t k = 0; k < pt->nrun; k++) msgs += pt->run[k].w_generated - pt->run[k].w_overflow;
+    fprintf(cf, "# %llu messages queued in the windows of %u runs of %llu cycles\n",
+            (unsigned long long)msgs, pt->nrun, (unsigned long long)c.measure);
+    fprintf(cf, "x,y,plane,dim,crossings,busy,dead\n");
+    for (size_t i = 0; i < nch; i++)
+      fprintf(cf, "%zu,%zu,%zu,%zu,%llu,%llu,%llu\n", (i / 8) % vkx, (i / 8) / vkx, (i % 8) / 2,
+              i % 2, (unsigned long long)cs.cross[i], (unsigned long long)cs.busy[i],
+              (unsigned long long)cs.dead[i]);
+    fclose(cf);
+  }
+  free(cs.cross), free(cs.busy), free(cs.dead);
   if (failed) {
     free(pt);
     return 1;
@@ -360,6 +422,7 @@ static int plot_sweep(const char *dir, const char *name) {
   FILE *g = fopen(path, "w");
   if (!g) return -1;
   fprintf(g, "set datafile separator ','\nset key autotitle columnhead\nset grid\n"
+             "set style data linespoints\n"
              "set xlabel 'accepted load (%% of the bisection bound 8/(3n))'\n");
   for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++)
     for (int svg = 0; svg < 2; svg++) {
@@ -373,7 +436,7 @@ static int plot_sweep(const char *dir, const char *name) {
         snprintf(rest, sizeof rest, "%s", x + 1);
         snprintf(x, sizeof cols - (size_t)(x - cols), "(column(\"throughput_pct\"))%s", rest);
       }
-      fprintf(g, "set ylabel '%s'\nset title '%s'\nplot '%s/%s.csv' u %s w lp\n", figs[i].ylabel,
+      fprintf(g, "set ylabel '%s'\nset title '%s'\nplot '%s/%s.csv' u %s\n", figs[i].ylabel,
               name, dir, name, cols);
     }
   fclose(g);
