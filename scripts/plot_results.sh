@@ -64,6 +64,8 @@ series() { # series Y TITLE FILE...: one line per file
     done; done
     fig "fig13_$p" "Fig. 13: synchronous $p" "message length (bytes)" "completion (cycles)" "$body"
   done
+  fig fig17_torus "Fig. 17: torus (four chips per node) and mesh, 16x16" "$thr" "latency (cycles)" \
+    "$(series latency mesh fig9_oblivious fig9_adaptive), $(series latency '' fig17_torus_oblivious fig17_torus_adaptive)"
   fig fig16_broadcast "Fig. 16: broadcast to a square from its corner, 16x16" \
     "side of the square (nodes)" "completion (cycles)" \
     "'$d/fig16_broadcast.csv' u 1:2 t 'MP1 broadcast', '' u 1:3 t 'one message per node', '' u 1:4 t 'Hamiltonian path (analytic)', '' u 1:5 t 'one message to the farthest node'"
