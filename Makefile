@@ -39,7 +39,7 @@ VL_DIR ?= $(BUILD)/vl/dslink$(VL_TAG)
 LOCKSTEP := $(VL_DIR)/Vdslink
 
 .PHONY: all deps lib run test test-unit test-lockstep test-bp3 lint synth check-ports mutants \
-        figures figures-doc figures-plot soak clean help lockstep bench test-mp1-rm mutants-mp1-rm test-mp1-plane mutants-mp1-plane test-mp1-chip mutants-mp1-chip test-mp1-mesh mutants-mp1-mesh
+        figures figures-doc figures-plot soak clean help lockstep bench reproduce test-mp1-rm mutants-mp1-rm test-mp1-plane mutants-mp1-plane test-mp1-chip mutants-mp1-chip test-mp1-mesh mutants-mp1-mesh
 
 all: lib $(BUILD)/madpost $(LOCKSTEP)
 
@@ -52,7 +52,10 @@ help:
 	@echo "make test-mp1-rm|test-mp1-plane|test-mp1-chip|test-mp1-mesh   one MP1 level"
 	@echo "make mutants-mp1-rm|...-plane|...-chip|...-mesh               its mutants"
 	@echo "make soak       long random lockstep runs (SOAK_CYCLES, SOAK_SEEDS)"
-	@echo "make bench      speed of the DS-Link model and lockstep, and of the MP1 mesh model"
+	@echo "make bench      speed of the DS-Link model and lockstep, of the MP1 mesh model, and of the"
+	@echo "                network simulator (into docs/performance.md)"
+	@echo "make reproduce  seed 004's results with the simulator: docs/results/, docs/results.md"
+	@echo "                (QUICK=1: a small run into build/results-quick)"
 	@echo "make figures    measure the link figures and print them (figures-doc: into docs/dslink.md,"
 	@echo "                figures-plot: PNG and SVG plots under build/plots/)"
 	@echo "DSLINK_RTL=... DSLINK_TOP=... DSLINK_PARAMS=... DSLINK_CMP_REGS=0|1  select the RTL"
@@ -325,6 +328,15 @@ bench: $(BUILD)/madpost $(LOCKSTEP)
 	$(BUILD)/madpost meshbench --mesh 16x16 --cycles 20000
 	@s=$$(date +%s.%N); $(LOCKSTEP) --test random --seed 1 --cycles 5000000 | tail -1; \
 	  e=$$(date +%s.%N); awk -v s=$$s -v e=$$e 'BEGIN { printf "lockstep: 5004000 cycles (2 RTL + 2 model ends) in %.2f s: %.2f M cycles/s\n", e - s, 5.004 / (e - s) }'
+	scripts/bench_sim.sh $(BUILD)/madpost > docs/performance.md
+	@cat docs/performance.md
+
+# Seed 004's results with the network simulator: docs/results/ and docs/results.md (about an
+# hour on 2 cores; QUICK=1 for a small check of the pipeline into build/results-quick).
+reproduce: $(BUILD)/madpost
+	@scripts/deps.sh gnuplot-nox
+	@if [ "$(QUICK)" = 1 ]; then MADPOST=$(BUILD)/madpost QUICK=1 OUT=$(BUILD)/results-quick \
+	  MD=$(BUILD)/results-quick.md scripts/reproduce.sh; else MADPOST=$(BUILD)/madpost scripts/reproduce.sh; fi
 
 # ---- Top-level jobs ------------------------------------------------------------------------------
 run: deps
@@ -334,6 +346,7 @@ run: deps
 	$(LOCKSTEP) --test faults --seed 7 --cycles 1000000
 	$(BUILD)/madpost linkbw --format table
 	$(BUILD)/madpost hop --mesh 4x4 --src 0,0 --dst 3,2 --len 4
+	$(BUILD)/madpost sim --mesh 8x8 --routing adaptive --load 30 --seeds 2
 
 test: deps
 	@$(MAKE) --no-print-directory test-unit
