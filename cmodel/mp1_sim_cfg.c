@@ -266,6 +266,9 @@ int mp1_sim_cfg_check(const mp1_sim_cfg_t *c, char *err, size_t n) {
   if (c->bcast && c->mode != MP1_MODE_SYNC)
     return fail(err, n, "traffic %s: needs mode sync (one broadcast, timed to completion)",
                 c->bcast == MP1_BCAST_HW ? "broadcast" : "bcast-p2p");
+  if (c->bcast == MP1_BCAST_HW && c->len > 32)
+    return fail(err, n, "traffic broadcast: length %u: a broadcast is one segment of at most 32 "
+                        "flits (docs/mp1.md §8.8 rule 10)", c->len);
   if (c->bcast && c->bcast_src >= c->kx * c->ky)
     return fail(err, n, "bcast-src: node %u is outside the %ux%u network", c->bcast_src, c->kx,
                 c->ky);

@@ -8,11 +8,14 @@ out=${OUT:-docs/results}
 md=${MD:-docs/results.md}
 QUICK=${QUICK:-0}
 mkdir -p "$out"
+# STEP: the load step of the main figures (9, 11); STEP2: of the others, to keep the run near an
+# hour on 2 cores. REUSE=1 keeps sweeps whose CSV is already there (a run that was stopped).
 if [ "$QUICK" = 1 ]; then
-  RUN=(--warmup 1000 --measure 2000 --seeds 1); STEP=10; CH_MEASURE=20000; SYNC_SEEDS=1
+  RUN=(--warmup 1000 --measure 2000 --seeds 1); STEP=10; STEP2=10; CH_MEASURE=20000; SYNC_SEEDS=1
 else
-  RUN=(); STEP=2.5; CH_MEASURE=200000; SYNC_SEEDS=3
+  RUN=(); STEP=2.5; STEP2=5; CH_MEASURE=200000; SYNC_SEEDS=3
 fi
+REUSE=${REUSE:-0}
 log() { echo "reproduce: $*" >&2; }
 
 # col FILE NAME: the column number of NAME in the CSV header (comment lines skipped)
@@ -23,26 +26,34 @@ field() { # field FILE ROW NAME
   local c; c=$(col "$1" "$3"); awk -F, -v c="$c" '{ print $c }' <<<"$2"
 }
 
-sweep() { # sweep NAME ARGS...
-  local name=$1; shift
+sweep() { # sweep NAME STEP ARGS...
+  local name=$1 step=$2; shift 2
+  if [ "$REUSE" = 1 ] && [ -s "$out/$name.json" ]; then log "sweep $name: kept"; return; fi
   log "sweep $name"
-  "$bin" sweep "${RUN[@]}" --loads "$STEP:100:$STEP" --after 1 --out "$out" --name "$name" \
+  "$bin" sweep "${RUN[@]}" --loads "$step:100:$step" --after 1 --out "$out" --name "$name" \
     --plots no "$@" >/dev/null
 }
 
 # ---- Fig. 9: uniform random traffic, 6-byte messages, 16x16 -----------------------------------
-for r in oblivious restrictive adaptive; do sweep "fig9_$r" --routing "$r"; done
+for r in oblivious restrictive adaptive; do sweep "fig9_$r" "$STEP" --routing "$r"; done
 # ---- Fig. 10: message length --------------------------------------------------------------------
 for r in oblivious adaptive; do
-  for L in 32 48 96; do sweep "fig10_${r}_L$L" --routing "$r" --length "$L"; done
+  for L in 32 48 96; do sweep "fig10_${r}_L$L" "$STEP2" --routing "$r" --length "$L"; done
 done
 # ---- Fig. 11: local traffic -----------------------------------------------------------------------
-for r in restrictive adaptive; do sweep "fig11_local_$r" --routing "$r" --traffic local; done
+for r in restrictive adaptive; do sweep "fig11_local_$r" "$STEP" --routing "$r" --traffic local; done
 # ---- Fig. 17: torus (four chips per node) against the mesh, same offered traffic ----------------
-for r in oblivious adaptive; do sweep "fig17_torus_$r" --routing "$r" --topology torus; done
+for r in oblivious adaptive; do sweep "fig17_torus_$r" "$STEP2" --routing "$r" --topology torus; done
+# ---- The network's capacity without the queue limit: a 64-message queue, past saturation -------
+for r in oblivious adaptive; do
+  if [ "$REUSE" = 1 ] && [ -s "$out/capacity_$r.json" ]; then continue; fi
+  log "sweep capacity_$r"
+  "$bin" sweep "${RUN[@]}" --loads "$STEP2:100:$STEP2" --after 4 --queue 64 --out "$out" \
+    --name "capacity_$r" --plots no --routing "$r" >/dev/null
+done
 # ---- Fig. 14: asynchronous permutations ----------------------------------------------------------
 for p in shuffle bitrev transpose; do
-  for r in oblivious restrictive adaptive; do sweep "fig14_${p}_$r" --routing "$r" --traffic "$p"; done
+  for r in oblivious restrictive adaptive; do sweep "fig14_${p}_$r" "$STEP2" --routing "$r" --traffic "$p"; done
 done
 
 # ---- Figs. 12, 13: synchronous permutations; the transpose's period -------------------------------

@@ -213,6 +213,11 @@ static void broadcast_domain(void **state) {
   assert_int_equal(mp1_sim_cfg_set(&c, "bcast-size", "5", err, sizeof err), 0);
   assert_int_equal(mp1_sim_cfg_check(&c, err, sizeof err), -1);
   assert_non_null(strstr(err, "leaves the network"));
+  assert_int_equal(mp1_sim_cfg_set(&c, "bcast-size", "3", err, sizeof err), 0);
+  assert_int_equal(mp1_sim_cfg_set(&c, "traffic", "broadcast", err, sizeof err), 0);
+  assert_int_equal(mp1_sim_cfg_set(&c, "length", "33", err, sizeof err), 0);
+  assert_int_equal(mp1_sim_cfg_check(&c, err, sizeof err), -1);
+  assert_non_null(strstr(err, "one segment"));
 }
 
 /* The torus of four chips per node: every injection rule delivers everything, by minimal paths
