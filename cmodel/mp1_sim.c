@@ -1,23 +1,13 @@
 /* The MP1 network simulator (docs/mp1_sim.md): per-node sources and interfaces around the mesh C
  * model, and the metrics of seed 004 §4.2 taken from the chips' registers every cycle. */
 #include "mp1_sim.h"
+#include "mp1_err.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define NIL UINT32_MAX
-
-static int fail(char *err, size_t n, const char *fmt, ...) {
-  if (err && n) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-  }
-  return -1;
-}
 
 /* A message from generation to reception. Its data carry the tag the receiver matches it by:
  * the queue-entry cycle's low 16 bits (as 004 §4.2 keeps it in the first two data bytes), then
@@ -610,7 +600,7 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
                              .lvkx = c->torus ? c->kx : 0, .lvky = c->torus ? c->ky : 0,
                              .lean = 1};
   if (mp1_mesh_init(&s->st, &s->nx, mc))
-    return fail(err, errlen, "cannot build a %ux%u chip mesh", mc.kx, mc.ky);
+    return mp1_fail(err, errlen, "cannot build a %ux%u chip mesh", mc.kx, mc.ky);
   s->in = calloc(nc, sizeof *s->in);
   s->out = calloc(nc, sizeof *s->out);
   s->node = calloc(n, sizeof *s->node);
@@ -623,7 +613,7 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
   if (!s->in || !s->out || !s->node || !s->chip || !s->q || !s->ch_busy || !s->ch_dead ||
       !s->ch_cross || !s->ch_pend) {
     sim_free(s);
-    return fail(err, errlen, "out of memory");
+    return mp1_fail(err, errlen, "out of memory");
   }
   /* the chips of node i: chip mesh positions (lx kx + x, ly ky + y) */
   uint32_t vof[4] = {0, 0, 0, 0};
@@ -711,7 +701,7 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
   if (cb) cb(cb_ctx, 1.0);
   if (oom) {
     sim_free(s);
-    return fail(err, errlen, "out of memory (message records)");
+    return mp1_fail(err, errlen, "out of memory (message records)");
   }
   /* Figures. */
   const uint64_t wlen = sync ? t : (t < s->w1 ? (t > s->w0 ? t - s->w0 : 0) : c->measure);

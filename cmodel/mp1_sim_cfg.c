@@ -3,21 +3,11 @@
 #include <errno.h>
 #include <ini.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mp1_sim.h"
-
-static int fail(char *err, size_t n, const char *fmt, ...) {
-  if (err && n) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-  }
-  return -1;
-}
+#include "mp1_err.h"
 
 void mp1_sim_cfg_default(mp1_sim_cfg_t *c) {
   memset(c, 0, sizeof *c);
@@ -54,7 +44,7 @@ static int parse_u64(const char *key, const char *v, uint64_t lo, uint64_t hi, u
   errno = 0;
   unsigned long long x = strtoull(v, &end, 10);
   if (!*v || *end || errno || v[0] == '-' || x < lo || x > hi)
-    return fail(err, n, "%s: '%s' is not a whole number in %llu..%llu", key, v,
+    return mp1_fail(err, n, "%s: '%s' is not a whole number in %llu..%llu", key, v,
                 (unsigned long long)lo, (unsigned long long)hi);
   *out = x;
   return 0;
@@ -74,7 +64,7 @@ static int parse_dbl(const char *key, const char *v, double lo, double hi, doubl
   errno = 0;
   double x = strtod(v, &end);
   if (!*v || *end || errno || !isfinite(x) || x < lo || x > hi)
-    return fail(err, n, "%s: '%s' is not a number in %g..%g", key, v, lo, hi);
+    return mp1_fail(err, n, "%s: '%s' is not a number in %g..%g", key, v, lo, hi);
   *out = x;
   return 0;
 }
@@ -91,16 +81,16 @@ static int parse_enum(const char *key, const char *v, const char *const *names, 
     strncat(list, names[i], sizeof list - strlen(list) - 1);
     if (i + 1 < count) strncat(list, "|", sizeof list - strlen(list) - 1);
   }
-  return fail(err, n, "%s: '%s' is not one of %s", key, v, list);
+  return mp1_fail(err, n, "%s: '%s' is not one of %s", key, v, list);
 }
 
 static int parse_size(const char *key, const char *v, uint32_t *kx, uint32_t *ky, char *err,
                       size_t n) {
   char a[32], *x;
-  if (strlen(v) >= sizeof a) return fail(err, n, "%s: '%s' is not of the form KXxKY", key, v);
+  if (strlen(v) >= sizeof a) return mp1_fail(err, n, "%s: '%s' is not of the form KXxKY", key, v);
   strcpy(a, v);
   x = strchr(a, 'x');
-  if (!x) return fail(err, n, "%s: '%s' is not of the form KXxKY (e.g. 16x16)", key, v);
+  if (!x) return mp1_fail(err, n, "%s: '%s' is not of the form KXxKY (e.g. 16x16)", key, v);
   *x = 0;
   char sub[64];
   snprintf(sub, sizeof sub, "%s (KX)", key);
@@ -156,7 +146,7 @@ int mp1_sim_cfg_set(mp1_sim_cfg_t *c, const char *key, const char *v, char *err,
                                                                                  : MP1_BCAST_NONE;
     if (c->bcast) return 0;
     if (mp1_pattern_parse(v, &p))
-      return fail(err, n,
+      return mp1_fail(err, n,
                   "%s: '%s' is not one of uniform|local|shuffle|bitrev|transpose|bitcomp|hotspot|"
                   "broadcast|bcast-p2p",
                   key, v);
@@ -171,7 +161,7 @@ int mp1_sim_cfg_set(mp1_sim_cfg_t *c, const char *key, const char *v, char *err,
   if (!strcmp(key, "arrival")) {
     mp1_arrival_e a;
     if (mp1_arrival_parse(v, &a))
-      return fail(err, n, "%s: '%s' is not one of exponential|uniform|bursty", key, v);
+      return mp1_fail(err, n, "%s: '%s' is not one of exponential|uniform|bursty", key, v);
     c->arrival.kind = a;
     return 0;
   }
@@ -187,7 +177,7 @@ int mp1_sim_cfg_set(mp1_sim_cfg_t *c, const char *key, const char *v, char *err,
   if (!strcmp(key, "drain")) return parse_u64(key, v, 0, UINT64_C(1) << 40, &c->drain, err, n);
   if (!strcmp(key, "seed")) return parse_u64(key, v, 0, UINT64_MAX, &c->seed, err, n);
   if (!strcmp(key, "seeds")) return parse_u32(key, v, 1, MP1_SIM_MAX_SEEDS, &c->seeds, err, n);
-  return fail(err, n, "unknown parameter '%s'", key);
+  return mp1_fail(err, n, "unknown parameter '%s'", key);
 }
 
 typedef struct {
@@ -202,28 +192,28 @@ static int on_key(void *user, const char *section, const char *name, const char 
   load_ctx_t *L = user;
   char sub[256];
   if (*section && strcmp(section, "network") && strcmp(section, "traffic") && strcmp(section, "run")) {
-    fail(L->err, L->n, "%s: unknown section [%s] (sections: network, traffic, run)", L->path,
+    mp1_fail(L->err, L->n, "%s: unknown section [%s] (sections: network, traffic, run)", L->path,
          section);
     return 0;
   }
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
     if (strcmp(name, keys[i].key)) continue;
     if (*section && strcmp(section, keys[i].section)) {
-      fail(L->err, L->n, "%s: '%s' belongs in section [%s], not [%s]", L->path, name,
+      mp1_fail(L->err, L->n, "%s: '%s' belongs in section [%s], not [%s]", L->path, name,
            keys[i].section, section);
       return 0;
     }
     if (L->seen[i]++) {
-      fail(L->err, L->n, "%s: '%s' is given twice", L->path, name);
+      mp1_fail(L->err, L->n, "%s: '%s' is given twice", L->path, name);
       return 0;
     }
     if (mp1_sim_cfg_set(L->c, name, value, sub, sizeof sub)) {
-      fail(L->err, L->n, "%s: %s", L->path, sub);
+      mp1_fail(L->err, L->n, "%s: %s", L->path, sub);
       return 0;
     }
     return 1;
   }
-  fail(L->err, L->n, "%s: unknown parameter '%s'", L->path, name);
+  mp1_fail(L->err, L->n, "%s: unknown parameter '%s'", L->path, name);
   return 0;
 }
 
@@ -231,10 +221,10 @@ int mp1_sim_cfg_load(mp1_sim_cfg_t *c, const char *path, char *err, size_t n) {
   load_ctx_t L = {.c = c, .err = err, .n = n, .path = path};
   if (err && n) err[0] = 0;
   const int r = ini_parse(path, on_key, &L);
-  if (r == -1) return fail(err, n, "%s: cannot open the configuration file", path);
-  if (r == -2) return fail(err, n, "%s: out of memory", path);
+  if (r == -1) return mp1_fail(err, n, "%s: cannot open the configuration file", path);
+  if (r == -2) return mp1_fail(err, n, "%s: out of memory", path);
   if (r > 0) {
-    if (err && n && !err[0]) fail(err, n, "%s: line %d: not of the form key = value", path, r);
+    if (err && n && !err[0]) mp1_fail(err, n, "%s: line %d: not of the form key = value", path, r);
     else if (err && n) {
       char tmp[320];
       snprintf(tmp, sizeof tmp, "%s (line %d)", err, r);
@@ -255,31 +245,31 @@ int mp1_sim_cfg_check(const mp1_sim_cfg_t *c, char *err, size_t n) {
   a.rate = mp1_sim_rate(c);
   if (mp1_arrival_check(&a, err, n)) return -1;
   if (c->torus && (c->kx > MP1_MESH_MAX / 2 || c->ky > MP1_MESH_MAX / 2))
-    return fail(err, n,
+    return mp1_fail(err, n,
                 "topology torus: %ux%u is too large; a torus unrolls into a mesh twice as wide and "
                 "MP1's 5-bit addresses reach 32, so at most 16x16",
                 c->kx, c->ky);
   if (c->torus && c->bcast)
-    return fail(err, n, "traffic broadcast: a mesh only (MP1's broadcast is a mesh rectangle)");
+    return mp1_fail(err, n, "traffic broadcast: a mesh only (MP1's broadcast is a mesh rectangle)");
   if (c->len < 2)
-    return fail(err, n, "length: %u bytes cannot hold a two-flit header (at least 2)", c->len);
+    return mp1_fail(err, n, "length: %u bytes cannot hold a two-flit header (at least 2)", c->len);
   if (c->bcast && c->mode != MP1_MODE_SYNC)
-    return fail(err, n, "traffic %s: needs mode sync (one broadcast, timed to completion)",
+    return mp1_fail(err, n, "traffic %s: needs mode sync (one broadcast, timed to completion)",
                 c->bcast == MP1_BCAST_HW ? "broadcast" : "bcast-p2p");
   if (c->bcast == MP1_BCAST_HW && c->len > 32)
-    return fail(err, n, "traffic broadcast: length %u: a broadcast is one segment of at most 32 "
+    return mp1_fail(err, n, "traffic broadcast: length %u: a broadcast is one segment of at most 32 "
                         "flits (docs/mp1.md §8.8 rule 10)", c->len);
   if (c->bcast && c->bcast_src >= c->kx * c->ky)
-    return fail(err, n, "bcast-src: node %u is outside the %ux%u network", c->bcast_src, c->kx,
+    return mp1_fail(err, n, "bcast-src: node %u is outside the %ux%u network", c->bcast_src, c->kx,
                 c->ky);
   if (c->bcast) {
     const uint32_t sx = c->bcast_src % c->kx, sy = c->bcast_src / c->kx;
     if (c->bcast_size && (sx + c->bcast_size > c->kx || sy + c->bcast_size > c->ky))
-      return fail(err, n, "bcast-size: a %u x %u domain from node (%u,%u) leaves the network",
+      return mp1_fail(err, n, "bcast-size: a %u x %u domain from node (%u,%u) leaves the network",
                   c->bcast_size, c->bcast_size, sx, sy);
   }
   if (c->mode == MP1_MODE_SYNC && c->drain == 0)
-    return fail(err, n, "mode sync: give drain, the most cycles to wait for the permutation");
+    return mp1_fail(err, n, "mode sync: give drain, the most cycles to wait for the permutation");
   return 0;
 }
 

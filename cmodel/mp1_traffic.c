@@ -1,21 +1,11 @@
 /* Traffic generation for MP1 network simulations: destination patterns and per-node arrival
  * processes (include/mp1_traffic.h has the definitions and which choices are ours). */
 #include "mp1_traffic.h"
+#include "mp1_err.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) {
-  if (err && errlen) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-  }
-  return -1;
-}
 
 static int is_pow2(uint32_t n) { return n && !(n & (n - 1)); }
 
@@ -46,32 +36,32 @@ int mp1_pattern_parse(const char *s, mp1_pattern_e *p) {
 
 int mp1_traffic_check(const mp1_traffic_cfg_t *c, char *err, size_t errlen) {
   if ((unsigned)c->pattern >= MP1_TR_COUNT)
-    return fail(err, errlen, "unknown traffic pattern %d", (int)c->pattern);
+    return mp1_fail(err, errlen, "unknown traffic pattern %d", (int)c->pattern);
   const char *name = pattern_names[c->pattern];
   if (c->kx < 1 || c->ky < 1 || c->kx > MP1_TRAFFIC_KMAX || c->ky > MP1_TRAFFIC_KMAX)
-    return fail(err, errlen, "network %ux%u: kx and ky must be in 1..%u", c->kx, c->ky,
+    return mp1_fail(err, errlen, "network %ux%u: kx and ky must be in 1..%u", c->kx, c->ky,
                 (unsigned)MP1_TRAFFIC_KMAX);
   const uint32_t n = c->kx * c->ky;
-  if (n < 2) return fail(err, errlen, "%s traffic needs at least 2 nodes (network is 1x1)", name);
+  if (n < 2) return mp1_fail(err, errlen, "%s traffic needs at least 2 nodes (network is 1x1)", name);
   switch (c->pattern) {
   case MP1_TR_SHUFFLE:
   case MP1_TR_BITREV:
   case MP1_TR_BITCOMP:
     if (!is_pow2(n))
-      return fail(err, errlen, "%s needs kx*ky a power of two (network %ux%u has %u nodes)", name,
+      return mp1_fail(err, errlen, "%s needs kx*ky a power of two (network %ux%u has %u nodes)", name,
                   c->kx, c->ky, n);
     break;
   case MP1_TR_TRANSPOSE:
     if (c->kx != c->ky)
-      return fail(err, errlen, "transpose needs a square network (network is %ux%u)", c->kx, c->ky);
+      return mp1_fail(err, errlen, "transpose needs a square network (network is %ux%u)", c->kx, c->ky);
     break;
   case MP1_TR_HOTSPOT:
     if (c->hot_node >= n)
-      return fail(err, errlen, "hotspot: hot node %u out of range (network has nodes 0..%u)",
+      return mp1_fail(err, errlen, "hotspot: hot node %u out of range (network has nodes 0..%u)",
                   c->hot_node, n - 1);
     /* written so that NaN fails too */
     if (!(c->hot_frac >= 0.0 && c->hot_frac <= 1.0))
-      return fail(err, errlen, "hotspot: hot_frac %g outside [0,1]", c->hot_frac);
+      return mp1_fail(err, errlen, "hotspot: hot_frac %g outside [0,1]", c->hot_frac);
     break;
   default:
     break;
@@ -238,13 +228,13 @@ int mp1_arrival_parse(const char *s, mp1_arrival_e *k) {
 
 int mp1_arrival_check(const mp1_arrival_cfg_t *c, char *err, size_t errlen) {
   if ((unsigned)c->kind >= MP1_ARR_COUNT)
-    return fail(err, errlen, "unknown arrival process %d", (int)c->kind);
+    return mp1_fail(err, errlen, "unknown arrival process %d", (int)c->kind);
   /* the negated forms reject NaN as well */
   if (!(c->rate >= 0.0 && c->rate <= MP1_ARR_RATE_MAX))
-    return fail(err, errlen, "arrival rate %g outside [0,%g] messages per node per cycle", c->rate,
+    return mp1_fail(err, errlen, "arrival rate %g outside [0,%g] messages per node per cycle", c->rate,
                 MP1_ARR_RATE_MAX);
   if (c->kind == MP1_ARR_BURSTY && !(c->burst >= 1.0 && c->burst <= MP1_ARR_BURST_MAX))
-    return fail(err, errlen, "bursty: mean burst %g outside [1,%g] messages", c->burst,
+    return mp1_fail(err, errlen, "bursty: mean burst %g outside [1,%g] messages", c->burst,
                 MP1_ARR_BURST_MAX);
   if (err && errlen) err[0] = '\0';
   return 0;
