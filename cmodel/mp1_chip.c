@@ -150,6 +150,19 @@ static void fe_eval(const fe_t *q, uint32_t c, uint32_t stop, uint32_t fseg, uin
   }
 }
 
+/* fe_eval, with its commonest case inline: FREE between segments with an idle chunk in, where only
+ * sok follows the inputs and nothing is counted. */
+static inline void fe_step(const fe_t *q, uint32_t c, uint32_t stop, uint32_t fseg,
+                           uint32_t min_plane, const mp1_chip_in_t *in, fe_t *d, fe_ev_t *ev) {
+  if (q->st == MP1_FE_FREE && q->ic == 0 && !q->iseg && c == MP1_CH_IDLE) {
+    memset(ev, 0, sizeof *ev);
+    *d = *q;
+    d->sok = !stop;
+    return;
+  }
+  fe_eval(q, c, stop, fseg, min_plane, in, d, ev);
+}
+
 static uint32_t arb_own(const mp1_plane_state_t *pl, uint32_t dim) {
   return dim ? pl->arby_own : pl->arbx_own;
 }
@@ -189,46 +202,60 @@ void mp1_chip_eval(const mp1_chip_state_t *st, const mp1_chip_in_t *in, mp1_chip
   const uint32_t yin[4] = {in->p0_yin_dat, in->p1_yin_dat, in->p2_yin_dat, in->p3_yin_dat};
   const uint32_t xos[4] = {in->p0_xout_stop, in->p1_xout_stop, in->p2_xout_stop, in->p3_xout_stop};
   const uint32_t yos[4] = {in->p0_yout_stop, in->p1_yout_stop, in->p2_yout_stop, in->p3_yout_stop};
-  mp1_plane_out_t po[4];
+  uint32_t xin_stop[4], yin_stop[4], xout_dat[4], yout_dat[4];
   uint32_t rc_req[MP1_CHIP_MACHINES], pb_req[MP1_CHIP_MACHINES];
+  /* Any request, gathered as the planes give them (a settled or quiet plane gives none): read back
+   * from the arrays at once, wide, they would wait on the narrow stores (store forwarding). */
+  uint32_t rc_any = 0, pb_any = 0;
   for (uint32_t p = 0; p < MP1_CHIP_PLANES; p++) {
+    const mp1_plane_state_t *pl = &st->pl[p];
     const uint32_t inj_x_req = r->inj_cur != 0 && r->inj_tgt == 2 * p;
     const uint32_t inj_y_req = r->inj_cur != 0 && r->inj_tgt == 2 * p + 1;
-    if (mp1_plane_quiet(&st->pl[p], xin[p], yin[p])) {
-      /* the plane's other inputs are not gathered */
-      mp1_plane_eval_quiet(&st->pl[p], inj_x_req, r->inj_dat, inj_y_req, r->inj_dat, &po[p],
-                           &nx->pl[p]);
-      rc_req[2 * p] = rc_req[2 * p + 1] = pb_req[2 * p] = pb_req[2 * p + 1] = 0;
+    rc_req[2 * p] = rc_req[2 * p + 1] = pb_req[2 * p] = pb_req[2 * p + 1] = 0;
+    if (mp1_plane_settled(pl, xin[p], yin[p])) {
+      mp1_plane_eval_settled(inj_x_req, inj_y_req, &nx->pl[p]);
+      xin_stop[p] = yin_stop[p] = 0;
+      xout_dat[p] = pl->arbx_own == 3 ? r->inj_dat & 7u : 0u;
+      yout_dat[p] = pl->arby_own == 3 ? r->inj_dat & 7u : 0u;
       continue;
     }
-    mp1_plane_in_t pi;
-    pi.px = in->px;
-    pi.py = in->py;
-    pi.nx = p >> 1;
-    pi.ny = p & 1u;
-    pi.ex = out_edge(in, p, 0);
-    pi.ey = out_edge(in, p, 1);
-    pi.xin_dat = xin[p];
-    pi.yin_dat = yin[p];
-    pi.xout_stop = xos[p];
-    pi.yout_stop = yos[p];
-    pi.inj_x_req = inj_x_req;
-    pi.inj_y_req = inj_y_req;
-    pi.inj_x_dat = pi.inj_y_dat = r->inj_dat;
-    const uint32_t mx = 2 * p + 1, my = 2 * p + 2; /* owner codes of the two machines */
-    pi.rmx_rc_own = r->rca_own == mx, pi.rmy_rc_own = r->rca_own == my;
-    pi.rmx_rc_free = pi.rmy_rc_free = r->rca_own == 0;
-    pi.rmx_rc_stop = pi.rmy_rc_stop = in->rcv_stop;
-    pi.rmx_pb_own = r->pba_own == mx, pi.rmy_pb_own = r->pba_own == my;
-    pi.rmx_pb_free = pi.rmy_pb_free = r->pba_own == 0;
-    pi.rmx_pb_stop = pi.rmy_pb_stop = pb_stop;
-    mp1_plane_eval(&st->pl[p], &pi, &po[p], &nx->pl[p]);
-    rc_req[2 * p] = po[p].rmx_rc_req, rc_req[2 * p + 1] = po[p].rmy_rc_req;
-    pb_req[2 * p] = po[p].rmx_pb_req, pb_req[2 * p + 1] = po[p].rmy_pb_req;
+    mp1_plane_out_t po;
+    if (mp1_plane_quiet(pl, xin[p], yin[p])) {
+      /* the plane's other inputs are not gathered; quiet machines request nothing */
+      mp1_plane_eval_quiet(pl, inj_x_req, r->inj_dat, inj_y_req, r->inj_dat, &po, &nx->pl[p]);
+    } else {
+      mp1_plane_in_t pi;
+      pi.px = in->px;
+      pi.py = in->py;
+      pi.nx = p >> 1;
+      pi.ny = p & 1u;
+      pi.ex = out_edge(in, p, 0);
+      pi.ey = out_edge(in, p, 1);
+      pi.xin_dat = xin[p];
+      pi.yin_dat = yin[p];
+      pi.xout_stop = xos[p];
+      pi.yout_stop = yos[p];
+      pi.inj_x_req = inj_x_req;
+      pi.inj_y_req = inj_y_req;
+      pi.inj_x_dat = pi.inj_y_dat = r->inj_dat;
+      const uint32_t mx = 2 * p + 1, my = 2 * p + 2; /* owner codes of the two machines */
+      pi.rmx_rc_own = r->rca_own == mx, pi.rmy_rc_own = r->rca_own == my;
+      pi.rmx_rc_free = pi.rmy_rc_free = r->rca_own == 0;
+      pi.rmx_rc_stop = pi.rmy_rc_stop = in->rcv_stop;
+      pi.rmx_pb_own = r->pba_own == mx, pi.rmy_pb_own = r->pba_own == my;
+      pi.rmx_pb_free = pi.rmy_pb_free = r->pba_own == 0;
+      pi.rmx_pb_stop = pi.rmy_pb_stop = pb_stop;
+      mp1_plane_eval(pl, &pi, &po, &nx->pl[p]);
+      rc_req[2 * p] = po.rmx_rc_req, rc_req[2 * p + 1] = po.rmy_rc_req;
+      pb_req[2 * p] = po.rmx_pb_req, pb_req[2 * p + 1] = po.rmy_pb_req;
+      rc_any |= po.rmx_rc_req | po.rmy_rc_req;
+      pb_any |= po.rmx_pb_req | po.rmy_pb_req;
+    }
+    xin_stop[p] = po.xin_stop, yin_stop[p] = po.yin_stop;
+    xout_dat[p] = po.xout_dat, yout_dat[p] = po.yout_dat;
   }
   /* No owner and no request: the arbiter keeps its registers (nx->r holds them already). */
-  uint32_t own_d, last_d, rc_any = 0, pb_any = 0;
-  for (int m = 0; m < MP1_CHIP_MACHINES; m++) rc_any |= rc_req[m], pb_any |= pb_req[m];
+  uint32_t own_d, last_d;
   if (r->rca_own || rc_any) {
     mp1_rr_next(r->rca_own, r->rca_last, rc_req, &own_d, &last_d);
     nx->r.rca_own = (uint8_t)own_d, nx->r.rca_last = (uint8_t)last_d;
@@ -244,8 +271,8 @@ void mp1_chip_eval(const mp1_chip_state_t *st, const mp1_chip_in_t *in, mp1_chip
   fe_ev_t ev[2];
   /* A looped piggy-back message may only go on in a plane above the one it arrived in (§11.3). */
   const uint32_t pb_min = in->pbloop && r->pba_own ? ((r->pba_own - 1) >> 1) + 1 : 0;
-  fe_eval(&fq[0], chunk[0], stop[0], r->inj_fseg, 0, in, &fd[0], &ev[0]);
-  fe_eval(&fq[1], chunk[1], stop[1], r->inj_fseg, pb_min, in, &fd[1], &ev[1]);
+  fe_step(&fq[0], chunk[0], stop[0], r->inj_fseg, 0, in, &fd[0], &ev[0]);
+  fe_step(&fq[1], chunk[1], stop[1], r->inj_fseg, pb_min, in, &fd[1], &ev[1]);
   const int cand[2] = {fq[0].st == MP1_FE_PEND && fd[0].st == MP1_FE_PEND,
                        fq[1].st == MP1_FE_PEND && fd[1].st == MP1_FE_PEND};
   nx->r.inj_dat = 0;
@@ -282,14 +309,14 @@ void mp1_chip_eval(const mp1_chip_state_t *st, const mp1_chip_in_t *in, mp1_chip
   nx->r.cnt_inj_stray = (r->cnt_inj_stray + ev[0].stray + ev[1].stray) & 0xffffu;
 
   /* Outputs. */
-  out->p0_xin_stop = po[0].xin_stop, out->p0_yin_stop = po[0].yin_stop;
-  out->p1_xin_stop = po[1].xin_stop, out->p1_yin_stop = po[1].yin_stop;
-  out->p2_xin_stop = po[2].xin_stop, out->p2_yin_stop = po[2].yin_stop;
-  out->p3_xin_stop = po[3].xin_stop, out->p3_yin_stop = po[3].yin_stop;
-  out->p0_xout_dat = po[0].xout_dat, out->p0_yout_dat = po[0].yout_dat;
-  out->p1_xout_dat = po[1].xout_dat, out->p1_yout_dat = po[1].yout_dat;
-  out->p2_xout_dat = po[2].xout_dat, out->p2_yout_dat = po[2].yout_dat;
-  out->p3_xout_dat = po[3].xout_dat, out->p3_yout_dat = po[3].yout_dat;
+  out->p0_xin_stop = xin_stop[0], out->p0_yin_stop = yin_stop[0];
+  out->p1_xin_stop = xin_stop[1], out->p1_yin_stop = yin_stop[1];
+  out->p2_xin_stop = xin_stop[2], out->p2_yin_stop = yin_stop[2];
+  out->p3_xin_stop = xin_stop[3], out->p3_yin_stop = yin_stop[3];
+  out->p0_xout_dat = xout_dat[0], out->p0_yout_dat = yout_dat[0];
+  out->p1_xout_dat = xout_dat[1], out->p1_yout_dat = yout_dat[1];
+  out->p2_xout_dat = xout_dat[2], out->p2_yout_dat = yout_dat[2];
+  out->p3_xout_dat = xout_dat[3], out->p3_yout_dat = yout_dat[3];
   out->inj_stop = stop[0];
   out->pbi_stop = stop[1];
   out->rcv_dat = machine_dat(st, r->rca_own, 0);

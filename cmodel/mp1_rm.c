@@ -96,6 +96,7 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
   mp1_rm_regs_t *d = &nx->r;
   *d = *q;
   nx->we = nx->waddr = nx->wdata = 0;
+  nx->keep = 0;
 
   const uint32_t own[MP1_RM_NOUT] = {in->st_own & 1u, in->ot_own & 1u, in->rc_own & 1u,
                                      in->pb_own & 1u};

@@ -468,13 +468,12 @@ static void adapt_take(sim_t *s, int count) {
 static void chip_sample(sim_t *s, uint32_t v, int win) {
   const mp1_chip_state_t *c = &s->st.chip[v];
   chip_t *cp = &s->chip[v];
+  uint32_t nbusy = 0, hold = 0;
   for (uint32_t p = 0; p < MP1_CHIP_PLANES; p++) {
     const mp1_plane_state_t *pl = &c->pl[p];
-    if (win) {
-      const uint32_t a = pl->rmx.r.rm_st, b = pl->rmy.r.rm_st;
-      s->nbusy += (a != MP1_RM_IDLE) + (b != MP1_RM_IDLE);
-      s->hold += (a == MP1_RM_HOLD) + (b == MP1_RM_HOLD);
-    }
+    const uint32_t a = pl->rmx.r.rm_st, b = pl->rmy.r.rm_st;
+    nbusy += (a != MP1_RM_IDLE) + (b != MP1_RM_IDLE);
+    hold += (a == MP1_RM_HOLD) + (b == MP1_RM_HOLD);
     if (!(pl->arbx_own | pl->arby_own) && !((cp->ch_own >> (2 * p)) & 3u)) continue;
     for (uint32_t d = 0; d < 2; d++) {
       const uint32_t j = 2 * p + d, own = d ? pl->arby_own : pl->arbx_own;
@@ -513,6 +512,10 @@ static void chip_sample(sim_t *s, uint32_t v, int win) {
         }
       }
     }
+  }
+  if (win) {
+    s->nbusy += nbusy;
+    s->hold += hold;
   }
 }
 
@@ -674,12 +677,9 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
       }
     }
     mp1_mesh_eval(&s->st, s->in, s->out, &s->nx);
-    /* measurements from the chips' registers, then the interfaces take their chunks */
+    /* the interfaces take their chunks */
     const int win = in_window(s, t);
-    for (uint32_t v = 0; v < nc; v++) {
-      chip_sample(s, v, win);
-      rx_chunk(s, v, s->out[v].rcv_dat, t);
-    }
+    for (uint32_t v = 0; v < nc; v++) rx_chunk(s, v, s->out[v].rcv_dat, t);
     for (uint32_t i = 0; i < n; i++) {
       node_t *nd = &s->node[i];
       if (win) s->qsum += nd->qn;
@@ -694,7 +694,14 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
       }
       tx_step(s, nd, stop, t);
     }
-    mp1_mesh_clock(&s->st, &s->nx);
+    /* mp1_mesh_clock chip by chip, each chip's measurements from its registers (this cycle's
+     * state, which the eval left as it was) taken just before its clock edge: its state is then
+     * read once per cycle from afar, not twice. The measurements share nothing with the
+     * interfaces above, so their order does not matter. */
+    for (uint32_t v = 0; v < nc; v++) {
+      chip_sample(s, v, win);
+      mp1_chip_clock(&s->st.chip[v], &s->nx.chip[v]);
+    }
   }
   if (!adapt_end && t > s->w0) adapt_take(s, 1);
   chan_flush(s);

@@ -56,6 +56,22 @@ static inline int mp1_plane_quiet(const mp1_plane_state_t *st, uint32_t xin_dat,
 void mp1_plane_eval_quiet(const mp1_plane_state_t *st, uint32_t inj_x_req, uint32_t inj_x_dat,
                           uint32_t inj_y_req, uint32_t inj_y_dat, mp1_plane_out_t *out,
                           mp1_plane_next_t *nx);
+/* Quiet, and both machines settled (mp1_rm_settled): nothing in the machines changes and they
+ * give nothing (in_stop and every chunk and request 0); an arbiter with no machine requesting goes
+ * to the injection (3) if it asks, else to none (mp1_arb_next). mp1_plane_eval_settled writes
+ * next; the outputs are then xin_stop = yin_stop = 0, the rc and pb chunks and requests 0, and
+ * xout_dat (yout_dat) the injection chunk if the X (Y) arbiter owns 3, else 0. */
+static inline int mp1_plane_settled(const mp1_plane_state_t *st, uint32_t xin_dat,
+                                    uint32_t yin_dat) {
+  return mp1_plane_quiet(st, xin_dat, yin_dat) && mp1_rm_settled(&st->rmx) &&
+         mp1_rm_settled(&st->rmy);
+}
+static inline void mp1_plane_eval_settled(uint32_t inj_x_req, uint32_t inj_y_req,
+                                          mp1_plane_next_t *nx) {
+  nx->rmx.keep = nx->rmy.keep = 1;
+  nx->arbx_own = inj_x_req ? 3u : 0u;
+  nx->arby_own = inj_y_req ? 3u : 0u;
+}
 void mp1_plane_regs(const mp1_plane_state_t *st, mp1_plane_regs_t *r);
 
 /* The chunk on output channel dim (0 X, 1 Y): the arbiter's owner's register (from state only).

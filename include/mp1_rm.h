@@ -3,7 +3,9 @@
 #ifndef MADPOST_MP1_RM_H
 #define MADPOST_MP1_RM_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "mp1_rm_ports.h"
 
@@ -103,9 +105,12 @@ static inline uint32_t mp1_rm_mem(const mp1_rm_state_t *st, uint32_t a) {
   return (uint32_t)(st->mem[(a >> 1) & (MP1_RM_BUF / 2 - 1)] >> ((a & 1u) << 2)) & 15u;
 }
 
+/* keep = 1: every register keeps its value and the buffer is not written (r, we, waddr and wdata
+ * are then not filled in: the clock leaves the state as it is). It takes the struct's padding. */
 typedef struct {
   mp1_rm_regs_t r;
   uint8_t we, waddr, wdata;
+  uint8_t keep;
 } mp1_rm_next_t;
 
 void mp1_rm_reset(mp1_rm_state_t *st);
@@ -113,6 +118,8 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
                  mp1_rm_next_t *nx);
 /* Inline: a network clocks every machine of every node each cycle. */
 static inline void mp1_rm_clock(mp1_rm_state_t *st, const mp1_rm_next_t *nx) {
+  if (nx->keep)
+    return;
   st->r = nx->r;
   if (nx->we) {
     uint8_t *b = &st->mem[(nx->waddr >> 1) & (MP1_RM_BUF / 2 - 1)];
@@ -137,12 +144,53 @@ static inline void mp1_rm_clear_message(mp1_rm_regs_t *d) {
 static inline int mp1_rm_quiet(const mp1_rm_state_t *st, uint32_t in_dat) {
   return st->r.rm_st == MP1_RM_IDLE && (in_dat & 7u) == MP1_CH_IDLE;
 }
+
+/* The message registers, the output chunks and stop: 22 one-byte fields, ihd .. pb_dat. */
+#define MP1_RM_SETTLE_FIELDS(X)                                                                   \
+  X(ihd) X(a1) X(a2) X(vpend) X(route) X(rnew) X(adapt_ok) X(wp) X(rp_st) X(rp_ot) X(rp_rc)       \
+  X(rp_pb) X(act) X(swap) X(segend) X(ended) X(bcut) X(stop) X(st_dat) X(ot_dat) X(rc_dat)        \
+  X(pb_dat)
+enum { MP1_RM_SETTLE_AT = offsetof(mp1_rm_regs_t, ihd), MP1_RM_SETTLE_LEN = 22 };
+#ifdef __cplusplus
+#define MP1_RM_STATIC_ASSERT static_assert
+#else
+#define MP1_RM_STATIC_ASSERT _Static_assert
+#endif
+#define MP1_RM_X_SETTLE(f)                                                                        \
+  MP1_RM_STATIC_ASSERT(sizeof(((mp1_rm_regs_t *)0)->f) == 1 &&                                    \
+                           offsetof(mp1_rm_regs_t, f) >= MP1_RM_SETTLE_AT &&                      \
+                           offsetof(mp1_rm_regs_t, f) < MP1_RM_SETTLE_AT + MP1_RM_SETTLE_LEN,     \
+                       "mp1_rm_settled: " #f " out of the span");
+MP1_RM_SETTLE_FIELDS(MP1_RM_X_SETTLE)
+#undef MP1_RM_X_SETTLE
+
+/* IDLE with the message registers, the output chunks and stop at 0: with a quiet input (then
+ * mp1_rm_eval_quiet's next equals the state) the machine stays exactly as it is. The 22 fields
+ * are distinct bytes of one 22-byte span (asserted above), read as three words. */
+static inline int mp1_rm_settled(const mp1_rm_state_t *st) {
+  const unsigned char *b = (const unsigned char *)&st->r + MP1_RM_SETTLE_AT;
+  uint64_t w0, w1, w2;
+  memcpy(&w0, b, 8);
+  memcpy(&w1, b + 8, 8);
+  memcpy(&w2, b + MP1_RM_SETTLE_LEN - 8, 8);
+  return st->r.rm_st == MP1_RM_IDLE && (w0 | w1 | w2) == 0;
+}
+
 static inline void mp1_rm_eval_quiet(const mp1_rm_state_t *st, mp1_rm_out_t *out,
                                      mp1_rm_next_t *nx) {
   const mp1_rm_regs_t *q = &st->r;
+  if (mp1_rm_settled(st)) {
+    /* nothing changes: every output from a register at 0 */
+    nx->keep = 1;
+    out->in_stop = 0;
+    out->st_dat = out->ot_dat = out->rc_dat = out->pb_dat = 0;
+    out->st_req = out->ot_req = out->rc_req = out->pb_req = 0;
+    return;
+  }
   mp1_rm_regs_t *d = &nx->r;
   *d = *q;
   nx->we = nx->waddr = nx->wdata = 0;
+  nx->keep = 0;
   mp1_rm_clear_message(d);
   d->st_dat = d->ot_dat = d->rc_dat = d->pb_dat = 0;
   d->stop = 0;
