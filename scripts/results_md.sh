@@ -188,6 +188,11 @@ cat <<EOF
    load reaches $(fmt "$capo")% (oblivious) and $(fmt "$capa")% (adaptive), against saturation loads
    of ${sat[oblivious]}% and ${sat[adaptive]}% with 10 messages (capacity_*.csv).
 
+Together: scaled by 18/$occ (a.1), 004's saturation loads 37, 60 and 67.5% become
+$(calc "37 * 18 / $occ" | xargs printf "%.0f"), $(calc "60 * 18 / $occ" | xargs printf "%.0f") and $(calc "67.5 * 18 / $occ" | xargs printf "%.0f")%; our network carries $(fmt "$capo")% (oblivious) and
+$(fmt "$capa")% (adaptive) when the queue does not limit it (a.3), and our 10-message queue overflows
+at ${sat[oblivious]}, ${sat[restrictive]} and ${sat[adaptive]}%.
+
 004 does not say how MP1 arbitrates injection against through traffic, how its interface hands a
 message to the injection channel, or what a channel costs between two messages; we have not
 tuned these choices to its figures. Buffers: our oblivious runs saturate with few buffers
