@@ -39,7 +39,9 @@ done
 for net in "--mesh 32x32" "--mesh 16x16 --topology torus"; do
   load=$(awk -v s="$sat" 'BEGIN { printf "%.2f", s / 2 }')
   j=$(run $net --load "$load")
-  echo "| ${net#--mesh } | $load | 50 | $(awk -v v="$(field node_cycles_per_s "$j")" 'BEGIN { printf "%.2f M", v / 1e6 }') | $(field bytes_per_node_model "$j") | $(field peak_rss_kb "$j") |"
+  name=$(sed -e 's/--mesh \([0-9x]*\) --topology torus/\1 torus (four chips per node)/' \
+             -e 's/--mesh \([0-9x]*\)$/\1 mesh/' <<<"$net")
+  echo "| $name | $load | 50 | $(awk -v v="$(field node_cycles_per_s "$j")" 'BEGIN { printf "%.2f M", v / 1e6 }') | $(field bytes_per_node_model "$j") | $(field peak_rss_kb "$j") |"
 done
 a=$(field peak_rss_kb "$(run --mesh 8x8 --load 20)")
 b=$(field peak_rss_kb "$(run --mesh 32x32 --load 20)")
