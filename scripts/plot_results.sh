@@ -10,8 +10,8 @@ thr="accepted load (% of the bisection bound 8/(3n))"
 fig() {
   local name=$1 title=$2 xl=$3 yl=$4 body=$5
   for t in png svg; do
-    if [ "$t" = png ]; then echo "set terminal pngcairo size 900,560 font ',10'"; else
-      echo "set terminal svg size 900,560"; fi
+    if [ "$t" = png ]; then echo "set terminal pngcairo noenhanced size 900,560 font ',10'"; else
+      echo "set terminal svg noenhanced size 900,560"; fi
     echo "set output '$d/$name.$t'"
     echo "set title \"$title\"; set xlabel \"$xl\"; set ylabel \"$yl\""
     echo "plot $body"

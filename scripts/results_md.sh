@@ -147,18 +147,21 @@ runs above, point to the cause: fixed per-message costs of this design's channel
 EOF
 occ=$(awk -F, '/^#/ || $1 == "x" { next } { b += $6 - $7; x += $5 } END { printf "%.1f", b / x }' "$d/chan_oblivious.csv")
 p6=$(awk -F, '$1 == 16 && $2 == 6 { print $3 }' "$d/transpose_period.csv")
+p32=$(awk -F, '$1 == 16 && $2 == 32 { print $3 }' "$d/transpose_period.csv")
 cat <<EOF
-1. **A channel holds a message longer than its flits.** At 10% load under oblivious routing a
-   live message holds a network channel for $occ cycles on average (assigned cycles per crossing,
-   \`channels\` data), against the 3 x 6 = 18 cycles of its flits that 004's bound
-   q <= 1/(3 N U) assumes; the synchronous transpose shows the same per message: a period of
-   $p6 cycles where 004 has 3L + 2 = 20 (next section). The extra cycles are this design's
-   choices (docs/mp1.md): the EOM chunk, the idle chunk a new segment must see on its output
-   (§8.8 rule 3), the cycle the arbiter takes to hand an output over, and for a turned message
-   the emission from the buffer. The injection channel pays more: the selection segment (a flit
-   and EOS) and an idle chunk before the message. With 6-byte messages these costs are about a
-   third of the channel time; the bound for oblivious routing falls from 50% to about
-   50 x 18 / $occ = $(calc "50 * 18 / $occ" | xargs printf "%.0f")%.
+1. **A channel cannot take the next message at once.** While it carries a message a channel is
+   assigned for about as many cycles as the message has chunks ($occ cycles per live crossing at
+   10% load, oblivious; a 6-byte message has 18 or, after its turn, 15 chunks, plus the EOM).
+   But back to back, as in the synchronous transpose, a channel passes one 6-byte message every
+   $p6 cycles where 004 has 3L + 2 = 20 (next section): after a message's EOM the output is handed
+   over (a cycle), the next segment must see an idle chunk on it (§8.8 rule 3), and a message
+   waiting in a buffer starts its emission only once it owns the output (§8.4). So a saturated
+   channel is in use at most about 19 of every $p6 cycles ($(calc "100 * 19 / $p6" | xargs printf "%.0f")%) with 6-byte messages, and
+   the network's capacity is about 20/$p6 of 004's: its saturation loads 37, 60 and 67.5% scale
+   to $(calc "37 * 20 / $p6" | xargs printf "%.0f"), $(calc "60 * 20 / $p6" | xargs printf "%.0f") and $(calc "67.5 * 20 / $p6" | xargs printf "%.0f")%. The injection channel pays more per message: the selection
+   segment (a flit and EOS) and an idle chunk before the message.
+EOF
+cat <<EOF
 2. **Longer messages reach the paper's channel figure.** With the fixed costs amortised, the most
    loaded channel at saturation approaches or passes 86%:
 
@@ -188,10 +191,9 @@ cat <<EOF
    load reaches $(fmt "$capo")% (oblivious) and $(fmt "$capa")% (adaptive), against saturation loads
    of ${sat[oblivious]}% and ${sat[adaptive]}% with 10 messages (capacity_*.csv).
 
-Together: scaled by 18/$occ (a.1), 004's saturation loads 37, 60 and 67.5% become
-$(calc "37 * 18 / $occ" | xargs printf "%.0f"), $(calc "60 * 18 / $occ" | xargs printf "%.0f") and $(calc "67.5 * 18 / $occ" | xargs printf "%.0f")%; our network carries $(fmt "$capo")% (oblivious) and
-$(fmt "$capa")% (adaptive) when the queue does not limit it (a.3), and our 10-message queue overflows
-at ${sat[oblivious]}, ${sat[restrictive]} and ${sat[adaptive]}%.
+Together: 004's loads scaled by the back-to-back cost (a.1) are about what our network carries
+when the queue does not limit it, and our 10-message queue overflows earlier still, at
+${sat[oblivious]}, ${sat[restrictive]} and ${sat[adaptive]}%, because injection gives way (a.3).
 
 004 does not say how MP1 arbitrates injection against through traffic, how its interface hands a
 message to the injection channel, or what a channel costs between two messages; we have not
@@ -216,20 +218,44 @@ it earlier than 004's 70-80%.
 
 ### d. The transpose period
 
-Our period exceeds 3L + 2 by the same few cycles for every L: the per-message costs of a.1,
-paid once per message that moves up the line; the analysis built on our period matches the
-completion within the table's error. Adaptive routing finishes the transpose in well under the
-oblivious time, as 004 reports (about half the row delay).
+Our period is 3L + 7 for one-segment messages and 2 cycles more per further segment (the EOS
+and the idle chunk after it, docs/mp1.md §13.3), against 004's 3L + 2: the costs of a.1, paid by
+each message that moves up the line. The analysis built on our period matches the measured
+completion within the table's error (under 2%). Adaptive routing finishes the 16x16 transpose in
+EOF
+tr=$(awk -F, '$1 == 16 && $2 == "transpose" { c[$4 "," $3] = $5; L[$4] = 1 }
+  END { lo = 9; hi = 0; for (l in L) { r = c[l ",adaptive"] / c[l ",oblivious"]; if (r < lo) lo = r; if (r > hi) hi = r }
+        printf "%.2f to %.2f", lo, hi }' "$d/fig13_sync.csv")
+cat <<EOF
+$tr of the oblivious time (004: adaptive "roughly halves the row delay", with more conflicts in
+the second dimension); for bit reversal the gain is larger, and for the perfect shuffle with
+long messages on 8x8 restrictive and adaptive routing are slower than oblivious: the second
+dimension's conflicts that 004 mentions outweigh the gain.
 
 ### e. Broadcast
 
-Our hardware broadcast does not forward a broadcast flit speculatively: a routing machine
-starts all copies together once it holds the first address flit, 3 cycles per node instead of 1
-(docs/mp1.md §5.5), so it takes about 3 x the farthest node's hop count plus the message, a few
-times one message to the farthest node, and far less than one message per node or a Hamiltonian
-path.
+The MP1 broadcast reaches every node of the square in one pass, but a routing machine does not
+forward a broadcast flit speculatively: it holds the first address flit, then needs all the
+outputs its copies take and starts them together (docs/mp1.md §5.5, §8.4). Here that costs about
 EOF
+ph=$(awk -F, 'NR > 1 && $1 == 4 { a = $2 } NR > 1 && $1 == 16 { b = $2 } END { printf "%.1f", (b - a) / 24 }' "$d/fig16_broadcast.csv")
+cat <<EOF
+$ph cycles per hop (the completion grows by that much per hop of the square's diagonal),
+against 1 for a point-to-point message, so the broadcast takes a few times as long as one message
+to the farthest node, where 004 finds "similar delays"; it stays far below one message per node
+and, beyond the smallest squares, below a Hamiltonian path.
 
+Reception cycle of each node, MP1 broadcast from (0,0) over a 4x4 square of the 16x16 mesh
+(004 Fig. 15's labels; source (0,0) itself receives nothing):
+
+| y \\ x | 0 | 1 | 2 | 3 |
+|---|---|---|---|---|
+EOF
+for y in 0 1 2 3; do
+  awk -F, -v y="$y" 'NR > 1 && $5 == y { t[$4] = $10 + 1 }
+    END { printf "| %d |", y; for (x = 0; x < 4; x++) printf " %s |", (x in t) ? t[x] : "-"; print "" }' \
+    "$d/fig15_broadcast4x4_trace.csv"
+done
 cat <<EOF
 
 ## Plots
