@@ -59,10 +59,18 @@ while IFS=, read -r r amax nat there err mmax meanerr worst n msgs; do
   want=$([ "$r" = oblivious ] && echo "4/255 = 0.01569" || echo "2/255 = 0.00784")
   echo "| busiest channel per generated message, $r, 10% load ($msgs messages) | $want (our paths: $(fmt "$amax" 5) on $nat channels) | $(fmt "$there" 5) on those ($(fmt "$err" 2)%); all $n channels above half the maximum within $(fmt "$meanerr" 2)% on average, $(fmt "$worst" 2)% at worst | ([b](#b-channel-loads)) |"
 done < "$d/channel_loads.csv"
-h_uni=$(get "$d/fig9_oblivious.csv" "$(first "$d/fig9_oblivious.csv")" hops)
-h_loc=$(get "$d/fig11_local_adaptive.csv" "$(first "$d/fig11_local_adaptive.csv")" hops)
-echo "| mean path, uniform random | 10.66 | $(fmt "$h_uni" 2) | sampling only |"
-echo "| mean path, local | 2.5 | $(fmt "$h_loc" 2) | the distance law is ours ([c](#c-local-traffic)) |"
+# mean path: the delivered messages of every point before saturation, weighted by their number
+hopsum() { # hopsum FILE...: "mean count" over the files' unsaturated points
+  local f h w
+  for f in "$@"; do
+    h=$(col "$f" hops); w=$(col "$f" w_delivered)
+    awk -F, -v h="$h" -v w="$w" '/^#/ || /^load/ { next } $2 > 0 { exit } { print $h * $w, $w }' "$f"
+  done | awk '{ s += $1; n += $2 } END { printf "%.3f %d\n", s / n, n }'
+}
+read -r h_uni n_uni <<<"$(hopsum "$d"/fig9_{oblivious,restrictive,adaptive}.csv)"
+read -r h_loc n_loc <<<"$(hopsum "$d"/fig11_local_{restrictive,adaptive}.csv)"
+echo "| mean path, uniform random | 10.66 | $(fmt "$h_uni" 2) ($n_uni messages) | sampling only |"
+echo "| mean path, local | 2.5 | $(fmt "$h_loc" 2) ($n_loc messages) | the distance law is ours ([c](#c-local-traffic)) |"
 for r in adaptive restrictive; do
   row=$(satrow "$d/fig11_local_$r.csv")
   want=$([ "$r" = adaptive ] && echo 80 || echo 70)
