@@ -34,6 +34,8 @@ grep -q 'n0_x0_y0' "$tmp/p.vcd" || { echo "FAIL: no path scope in the VCD"; fail
 expect 1 "cannot write" -- hop --src 0,0 --dst 2,2 --vcd /nonexistent/dir/p.vcd
 # the network simulator: usage errors name the problem and exit 2; parameters echoed
 expect 2 "unknown parameter 'bogus'" -- sim --bogus 1
+expect 0 "usage: madpost sim" -- sim --help
+expect 0 "--loads FROM:TO:STEP" -- sweep --help
 expect 2 "routing: 'fast' is not one of" -- sim --routing fast
 expect 2 "expected --KEY VALUE" -- sim --mesh
 expect 2 "transpose needs a square" -- sim --mesh 8x4 --traffic transpose

@@ -93,12 +93,13 @@ static void progress(void *ctx, double frac) {
   if (!p->tty) fputc('\n', stderr);
 }
 
-static int usage_sim(const char *cmd) {
-  fprintf(stderr,
+static int usage_to(FILE *f, const char *cmd) {
+  fprintf(f,
           "usage: madpost %s [--config FILE] [--KEY VALUE ...] [--format table|csv|json]%s\n"
           "keys (also in the config file, sections [network] [traffic] [run]):\n"
           "  --mesh KXxKY (16x16, 2..32 each)  --routing oblivious|restrictive|adaptive\n"
-          "  --queue N (10)  --traffic uniform|local|shuffle|bitrev|transpose|bitcomp|hotspot\n"
+          "  --queue N (10)  --traffic uniform|local|shuffle|bitrev|transpose|bitcomp|hotspot|\n"
+          "            broadcast|bcast-p2p (these two: mode sync)\n"
           "  --mode async|sync  --arrival exponential|uniform|bursty  --burst MEAN (4)\n"
           "  --load PERCENT of the bisection bound 8/(3n) (30)  --length BYTES incl. header (6)\n"
           "  --hot-node N  --hot-frac F  --warmup CYCLES (8000)  --measure CYCLES (8000)\n"
@@ -112,8 +113,10 @@ static int usage_sim(const char *cmd) {
           strcmp(cmd, "sweep") ? ""
                                : "\n       --loads FROM:TO:STEP (percent) --after K (points past "
                                  "saturation, 1) --out DIR --name NAME --plots yes|no");
-  return 2;
+  return f == stderr ? 2 : 0;
 }
+
+static int usage_sim(const char *cmd) { return usage_to(stderr, cmd); }
 
 /* Applies --config first, then the other options in order; the rest go to `extra`. */
 typedef int (*extra_fn)(void *ctx, const char *key, const char *val);
@@ -122,6 +125,11 @@ static int parse_opts(int argc, char **argv, mp1_sim_cfg_t *c, const char **form
                       extra_fn extra, void *ectx, const char *cmd) {
   char err[400];
   mp1_sim_cfg_default(c);
+  for (int i = 0; i < argc; i++)
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      usage_to(stdout, cmd);
+      return -1; /* done: exit 0 */
+    }
   for (int i = 0; i + 1 < argc; i += 2)
     if (!strcmp(argv[i], "--config") && mp1_sim_cfg_load(c, argv[i + 1], err, sizeof err)) {
       fprintf(stderr, "madpost: %s: %s\n", cmd, err);
@@ -292,7 +300,7 @@ int madpost_cmd_sim(int argc, char **argv) {
   mp1_sim_cfg_t c;
   const char *format = "table", *files[2] = {NULL, NULL};
   const int e = parse_opts(argc, argv, &c, &format, sim_extra, files, "sim");
-  if (e) return e;
+  if (e) return e < 0 ? 0 : e;
   const char *trace = files[0], *chans = files[1];
   FILE *cf = NULL;
   if (chans && !(cf = fopen(chans, "w"))) {
@@ -460,7 +468,7 @@ int madpost_cmd_sweep(int argc, char **argv) {
   sweep_opts_t o = {.from = 5, .to = 100, .step = 5, .after = 1, .out = NULL, .name = "sweep",
                     .plots = 1};
   const int e = parse_opts(argc, argv, &c, &format, sweep_extra, &o, "sweep");
-  if (e) return e;
+  if (e) return e < 0 ? 0 : e;
   if (!o.out) {
     fprintf(stderr, "madpost: sweep: --out DIR is required (CSV, JSON and plots go there)\n");
     return 2;
@@ -540,7 +548,7 @@ int madpost_cmd_simbench(int argc, char **argv) {
   mp1_sim_cfg_t c;
   const char *format = "table";
   const int e = parse_opts(argc, argv, &c, &format, NULL, NULL, "simbench");
-  if (e) return e;
+  if (e) return e < 0 ? 0 : e;
   mp1_sim_result_t r;
   char err[256];
   struct timespec t0, t1;
