@@ -66,6 +66,10 @@ series() { # series Y TITLE FILE...: one line per file
   done
   fig fig17_torus "Fig. 17: torus (four chips per node) and mesh, 16x16" "$thr" "latency (cycles)" \
     "$(series latency mesh fig9_oblivious fig9_adaptive), $(series latency '' fig17_torus_oblivious fig17_torus_adaptive)"
+  echo "set style data histogram; set style histogram clustered; set style fill solid 0.8; set key left top; set yrange [0:*]"
+  fig fig12_sync "Fig. 12: synchronous permutations, 16x16, 6 bytes" "permutation" \
+    "completion (cycles)" "'$d/fig12.csv' u 2:xtic(1) t 'oblivious', '' u 3 t 'restrictive', '' u 4 t 'adaptive'"
+  echo "set style data linespoints; set style fill empty; set autoscale y"
   fig fig16_broadcast "Fig. 16: broadcast to a square from its corner, 16x16" \
     "side of the square (nodes)" "completion (cycles)" \
     "'$d/fig16_broadcast.csv' u 1:2 t 'MP1 broadcast', '' u 1:3 t 'one message per node', '' u 1:4 t 'Hamiltonian path (analytic)', '' u 1:5 t 'one message to the farthest node'"
@@ -74,6 +78,13 @@ series() { # series Y TITLE FILE...: one line per file
     "'$d/fig16_broadcast.csv' u 1:2 t 'MP1 broadcast', '' u 1:3 t 'one message per node', '' u 1:4 t 'Hamiltonian path (analytic)', '' u 1:5 t 'one message to the farthest node'"
   echo "unset logscale y"
 } > "$gp"
+
+# Fig. 12 data: synchronous completion per pattern and routing, 16x16, 6-byte messages
+awk -F, 'BEGIN { print "pattern,oblivious,restrictive,adaptive" }
+  $1 == 16 && $4 == 6 { c[$2 "," $3] = $5; p[$2] = 1 }
+  END { n = split("shuffle bitrev transpose", o, " ")
+        for (i = 1; i <= n; i++) print o[i] "," c[o[i] ",oblivious"] "," c[o[i] ",restrictive"] "," c[o[i] ",adaptive"] }' \
+  "$d/fig13_sync.csv" > "$d/fig12.csv"
 
 # Fig. 10b data: adaptive latency at 10, 20 and 30% for each length
 {
