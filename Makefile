@@ -39,7 +39,7 @@ VL_DIR ?= $(BUILD)/vl/dslink$(VL_TAG)
 LOCKSTEP := $(VL_DIR)/Vdslink
 
 .PHONY: all deps lib run test test-unit test-lockstep test-bp3 lint synth check-ports mutants \
-        figures figures-doc figures-plot soak clean help lockstep bench reproduce test-mp1-rm mutants-mp1-rm test-mp1-plane mutants-mp1-plane test-mp1-chip mutants-mp1-chip test-mp1-mesh mutants-mp1-mesh
+        figures figures-doc figures-plot soak clean help lockstep bench reproduce test-mp1-rm mutants-mp1-rm test-mp1-plane mutants-mp1-plane test-mp1-chip mutants-mp1-chip test-mp1-mesh mutants-mp1-mesh test-mp1-torus
 
 all: lib $(BUILD)/madpost $(LOCKSTEP)
 
@@ -50,6 +50,7 @@ help:
 	@echo "                machine, plane, chip and 4x4 mesh lockstep (directed and random), mutants"
 	@echo "                of every block and level"
 	@echo "make test-mp1-rm|test-mp1-plane|test-mp1-chip|test-mp1-mesh   one MP1 level"
+	@echo "make test-mp1-torus   the mesh lockstep as the unrolled torus (chip numbers by level)"
 	@echo "make mutants-mp1-rm|...-plane|...-chip|...-mesh               its mutants"
 	@echo "make soak       long random lockstep runs (SOAK_CYCLES, SOAK_SEEDS)"
 	@echo "make bench      speed of the DS-Link model and lockstep, of the MP1 mesh model, and of the"
@@ -113,6 +114,8 @@ lint:
 	verilator --lint-only -Wall --top-module $(MP1_PLANE_TOP) $(MP1_PLANE_RTL)
 	verilator --lint-only -Wall --top-module $(MP1_CHIP_TOP) $(MP1_CHIP_RTL)
 	verilator --lint-only -Wall --top-module mp1_mesh $(MP1M_VFLAGS) $(MP1_MESH_RTL)
+	verilator --lint-only -Wall --top-module mp1_mesh -GKX=4 -GKY=4 -GLVKX=2 -GLVKY=2 \
+	  +define+MP1_CHIP_MODULE=$(MP1_CHIP_TOP) $(MP1_MESH_RTL)
 	@echo "lint: verilator -Wall clean"
 
 synth: $(BUILD)/synth/dslink.log $(BUILD)/synth/mp1_rm.log $(BUILD)/synth/mp1_plane.log $(BUILD)/synth/mp1_chip.log
@@ -216,12 +219,16 @@ MP1_CHIP_CMP_REGS ?= 1
 MP1_MESH_RTL    ?= $(MP1_CHIP_RTL) rtl/mp1_mesh.sv
 MESH_KX         ?= 4
 MESH_KY         ?= 4
+# 0: a mesh; k: the unrolled torus of docs/mp1_sim.md §7 (chip numbers by level), e.g. 2 on 4x4
+MESH_LVK        ?= 0
 MP1M_VL_DIR     ?= $(BUILD)/vl/mp1_mesh
 MP1M_LOCKSTEP   := $(MP1M_VL_DIR)/Vmp1_mesh
 MP1_MESH_SEEDS  ?= 1 2 3
 MP1_MESH_CYCLES ?= 50000
-MP1M_VFLAGS     := -GKX=$(MESH_KX) -GKY=$(MESH_KY) +define+MP1_CHIP_MODULE=$(MP1_CHIP_TOP)
-MP1M_CFLAGS     := -DMESH_KX=$(MESH_KX) -DMESH_KY=$(MESH_KY) -DLOCKSTEP_CMP_REGS=$(MP1_CHIP_CMP_REGS)
+MP1M_VFLAGS     := -GKX=$(MESH_KX) -GKY=$(MESH_KY) -GLVKX=$(MESH_LVK) -GLVKY=$(MESH_LVK) \
+                   +define+MP1_CHIP_MODULE=$(MP1_CHIP_TOP)
+MP1M_CFLAGS     := -DMESH_KX=$(MESH_KX) -DMESH_KY=$(MESH_KY) -DMESH_LVKX=$(MESH_LVK) \
+                   -DMESH_LVKY=$(MESH_LVK) -DLOCKSTEP_CMP_REGS=$(MP1_CHIP_CMP_REGS)
 MP1_SEEDS       ?= 1 2 3 4 5 6 7 8 9 10
 MP1_CYCLES      ?= 200000
 MP1_TB_DEPS     := tb/mp1_stim.h tb/lockstep.h $(LIB) $(CMODEL_HDR)
@@ -248,7 +255,7 @@ $(MP1C_VL_DIR)/config.stamp: STAMP = $(MP1_CHIP_RTL) $(MP1_CHIP_TOP) $(MP1_CHIP_
 $(MP1C_LOCKSTEP): $(MP1C_VL_DIR)/config.stamp tb/mp1_chip_lockstep.cpp $(MP1_TB_DEPS) $(MP1_CHIP_RTL)
 	$(call vl_build,Vmp1_chip,$(MP1_CHIP_TOP),$(MP1C_VL_DIR),$(MP1_CHIP_RTL),tb/mp1_chip_lockstep.cpp,,-DLOCKSTEP_CMP_REGS=$(MP1_CHIP_CMP_REGS))
 
-$(MP1M_VL_DIR)/config.stamp: STAMP = $(MP1_MESH_RTL) $(MP1_CHIP_TOP) $(MESH_KX) $(MESH_KY) $(MP1_CHIP_CMP_REGS)
+$(MP1M_VL_DIR)/config.stamp: STAMP = $(MP1_MESH_RTL) $(MP1_CHIP_TOP) $(MESH_KX) $(MESH_KY) $(MESH_LVK) $(MP1_CHIP_CMP_REGS)
 $(MP1M_LOCKSTEP): $(MP1M_VL_DIR)/config.stamp tb/mp1_mesh_lockstep.cpp $(MP1_TB_DEPS) $(MP1_MESH_RTL)
 	$(call vl_build,Vmp1_mesh,mp1_mesh,$(MP1M_VL_DIR),$(MP1_MESH_RTL),tb/mp1_mesh_lockstep.cpp,$(MP1M_VFLAGS),$(MP1M_CFLAGS))
 
@@ -257,6 +264,12 @@ MESH_DIRECTED := p2p dead_flit adaptive static multi_segment broadcast broadcast
 test-mp1-mesh: $(MP1M_LOCKSTEP)
 	@set -e; for t in $(MESH_DIRECTED); do $(MP1M_LOCKSTEP) --test $$t | tail -1; done
 	@set -e; for s in $(MP1_MESH_SEEDS); do $(MP1M_LOCKSTEP) --seed $$s --cycles $(MP1_MESH_CYCLES) | tail -2; done
+
+# The unrolled torus (docs/mp1_sim.md §7): a 4x4 chip mesh whose chips are numbered as the four
+# levels of a 2x2 torus, random traffic from every chip to every chip, RTL against C.
+test-mp1-torus:
+	@$(MAKE) --no-print-directory test-mp1-mesh MESH_KX=4 MESH_KY=4 MESH_LVK=2 MESH_DIRECTED= \
+	  MP1M_VL_DIR=$(BUILD)/vl/mp1_torus
 
 CHIP_DIRECTED := inject_all selection stop_violation reception piggy_loop piggy_gateway
 test-mp1-chip: $(MP1C_LOCKSTEP)
@@ -357,6 +370,7 @@ test: deps
 	@$(MAKE) --no-print-directory test-mp1-plane
 	@$(MAKE) --no-print-directory test-mp1-chip
 	@$(MAKE) --no-print-directory test-mp1-mesh
+	@$(MAKE) --no-print-directory test-mp1-torus
 	@$(MAKE) --no-print-directory mutants
 	@echo "make test: all passed"
 

@@ -9,6 +9,10 @@
 module mp1_mesh #(
   parameter int unsigned KX = 4,
   parameter int unsigned KY = 4,
+  // 0 for a mesh. The unrolled torus of docs/mp1_sim.md §7: the level size in X and Y, which
+  // numbers the four chips of a torus node, chip = 2 (y >= LVKY) + (x >= LVKX).
+  parameter int unsigned LVKX = 0,
+  parameter int unsigned LVKY = 0,
   // Nodes; per-node fields are packed, node n in [n * W +: W] (§12.2).
   localparam int unsigned N = KX * KY,
   // Bits of the chip's own registers (MP1_CHIP_REGS) and of one plane's (MP1_PLANE_REGS, the
@@ -121,12 +125,12 @@ module mp1_mesh #(
       `MP1_CHIP_MODULE u_chip (
         .clk_i,
         .rst_ni,
-        // Static (§12): chip number 0, the node's coordinates and the mesh size - 1.
+        // Static (§12): the chip number (0 in a mesh), the node's coordinates, the mesh size - 1.
         .px_i                (5'(x)),
         .py_i                (5'(y)),
         .xmax_i              (5'(KX - 1)),
         .ymax_i              (5'(KY - 1)),
-        .chip_i              (3'd0),
+        .chip_i              (LVKX != 0 ? {1'b0, 1'(y >= LVKY), 1'(x >= LVKX)} : 3'd0),
         .pbloop_i            (pbloop_i[Node]),
         .p0_xin_dat_i        (in_dat[24*Node +: 3]),
         .p0_yin_dat_i        (in_dat[24*Node + 3 +: 3]),

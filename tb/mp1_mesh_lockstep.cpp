@@ -22,6 +22,17 @@
 #include "mp1_nic.h"
 #include "rng.h"
 
+// The unrolled torus of docs/mp1_sim.md §7 (0: a mesh): chip numbers by level.
+#ifndef MESH_LVKX
+#define MESH_LVKX 0
+#endif
+#ifndef MESH_LVKY
+#define MESH_LVKY 0
+#endif
+static uint32_t chip_of(uint32_t x, uint32_t y) {
+  return MESH_LVKX ? 2u * (y >= MESH_LVKY) + (x >= MESH_LVKX) : 0u;
+}
+
 #ifndef MESH_KX
 #define MESH_KX 4
 #endif
@@ -108,7 +119,7 @@ class Traffic {
       // The new plane's X sign is free (no X distance is left), but it must be a plane above this
       // one (the loop's plane order, docs/mp1.md §11.3).
       const uint32_t p2 = inter_plane(a, b);
-      m->bytes[h++] = (uint8_t)mp1_sel_flit(0, p2, 1);
+      m->bytes[h++] = (uint8_t)mp1_sel_flit(chip_of(mm.x, mm.y), p2, 1);
       h += header(mm, b, 0, 2, m->bytes + h);  // the EOS after the selection flit: chunks_split
       seg_after_ = 2;
       dim = 0;
@@ -121,7 +132,7 @@ class Traffic {
     }
     for (uint32_t i = 0; i < len && h < MP1_MSG_MAX; i++) m->bytes[h++] = (uint8_t)rng_below(g_, 256);
     m->len = h;
-    m->sel = mp1_sel_flit(0, plane, dim);
+    m->sel = mp1_sel_flit(chip_of(a.x, a.y), plane, dim);
     split_ = seg_after_;
     seg_after_ = 0;
   }
@@ -369,7 +380,7 @@ class Tb {
       inst_[n].init("n" + std::to_string(n), &sigs_);
       h_.add(&inst_[n]);
     }
-    if (mp1_mesh_init(&m_, &nx_, mp1_mesh_cfg_t{MESH_KX, MESH_KY})) std::exit(2);
+    if (mp1_mesh_init(&m_, &nx_, mp1_mesh_cfg_t{MESH_KX, MESH_KY, MESH_LVKX, MESH_LVKY, 0})) std::exit(2);
     rng_seed(&g_, o.seed, 0);
     in_.resize(kN);
     out_.resize(kN);
