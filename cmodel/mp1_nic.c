@@ -31,43 +31,28 @@ uint32_t mp1_msg_p2p(uint32_t kx, uint32_t s, uint32_t d, uint32_t adaptive, mp1
   return h;
 }
 
-static void put_flit(mp1_chunks_t *o, uint32_t b) {
-  o->c[o->n++] = (uint8_t)(4u | ((b >> 6) & 3u));
-  o->c[o->n++] = (uint8_t)((b >> 3) & 7u);
-  o->c[o->n++] = (uint8_t)(b & 7u);
-}
-
 void mp1_msg_chunks(const mp1_msg_t *m, mp1_chunks_t *o) {
-  o->n = 0;
-  put_flit(o, m->sel);
-  o->c[o->n++] = 1; /* EOS */
-  uint32_t in_seg = 0;
-  for (uint32_t i = 0; i < m->len; i++) {
-    if (in_seg == MP1_SEG_FLITS) {
-      o->c[o->n++] = 1;
-      in_seg = 0;
-    }
-    put_flit(o, m->bytes[i]);
-    in_seg++;
+  o->n = mp1_msg_nchunks(m->len);
+  for (uint32_t pos = 0; pos < o->n; pos++) {
+    uint32_t i, k;
+    const int c = mp1_msg_chunk_at(m->sel, m->len, pos, &i, &k);
+    o->c[pos] = (uint8_t)(c >= 0 ? (uint32_t)c : mp1_flit_chunk(m->bytes[i], k));
   }
-  o->c[o->n++] = 2; /* EOM */
 }
 
 int mp1_nic_tx_step(mp1_nic_t *nic, uint32_t inj_stop, uint64_t t) {
   uint32_t next = 0;
   int done = 0;
-  if (nic->count && !nic->started && !nic->in_seg) {
+  if (nic->count && !nic->started && !nic->txf.in_seg) {
     mp1_msg_chunks(&nic->q[nic->head], &nic->cur);
     nic->pos = 0;
     nic->started = 1;
   }
   if (nic->started) {
-    if (!nic->in_seg && !inj_stop && nic->dat == 0) nic->in_seg = 1;
-    if (nic->in_seg) {
+    if (mp1_txf_open(&nic->txf, inj_stop, nic->dat)) {
       next = nic->cur.c[nic->pos++];
       if (nic->pos == 5) nic->t_first = t + 1; /* the message's first header chunk */
-      if (nic->phase == 0 && (next == 1 || next == 2)) nic->in_seg = 0; /* an end code */
-      nic->phase = nic->phase ? (nic->phase + 1) % 3 : ((next & 4u) ? 1 : 0);
+      mp1_txf_sent(&nic->txf, next);
       if (nic->pos == nic->cur.n) {
         nic->started = 0;
         nic->head = (nic->head + 1) % MP1_NIC_QUEUE;
@@ -81,41 +66,27 @@ int mp1_nic_tx_step(mp1_nic_t *nic, uint32_t inj_stop, uint64_t t) {
 }
 
 int mp1_nic_rx(mp1_nic_t *nic, uint32_t c, uint64_t t, mp1_rx_msg_t *m) {
-  c &= 7u;
-  if (nic->r_ic == 1) {
-    nic->r_isr = (nic->r_isr << 3) | c;
-    nic->r_ic = 2;
+  uint8_t b;
+  switch (mp1_rxf_step(&nic->rxf, c, &b)) {
+  case MP1_RXF_OPEN:
+    if (nic->r_len == 0) nic->r_first = t;
     return 0;
-  }
-  if (nic->r_ic == 2) {
-    if (nic->r_len < MP1_MSG_MAX) nic->r_bytes[nic->r_len++] = (uint8_t)((nic->r_isr << 3) | c);
+  case MP1_RXF_BYTE:
+    if (nic->r_len < MP1_MSG_MAX) nic->r_bytes[nic->r_len++] = b;
     nic->r_last_data = t;
-    nic->r_ic = 0;
     return 0;
-  }
-  if (c & 4u) {
-    if (!nic->r_iseg && nic->r_len == 0) nic->r_first = t;
-    nic->r_iseg = 1;
-    nic->r_isr = c & 3u;
-    nic->r_ic = 1;
-    return 0;
-  }
-  if (!nic->r_iseg) return 0; /* idle between segments */
-  if (c == 1) {
-    nic->r_iseg = 0;
-    return 0;
-  }
-  if (c == 2) {
+  case MP1_RXF_EOM:
     m->len = nic->r_len;
     m->bytes = nic->r_bytes;
     m->t_first = nic->r_first;
     m->t_last_data = nic->r_last_data;
     m->t_eom = t;
-    nic->r_iseg = 0;
     nic->r_len = 0;
     return 1;
+  case MP1_RXF_BAD:
+    nic->r_len = 0;
+    return -1;
+  default:
+    return 0;
   }
-  nic->r_iseg = 0; /* a gap or illegal chunk inside a segment */
-  nic->r_len = 0;
-  return -1;
 }

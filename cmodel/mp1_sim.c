@@ -2,6 +2,7 @@
  * model, and the metrics of seed 004 §4.2 taken from the chips' registers every cycle. */
 #include "mp1_sim.h"
 #include "mp1_err.h"
+#include "mp1_nic.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -27,13 +28,15 @@ typedef struct {
   uint32_t cur;       /* message in the interface buffer, being injected */
   uint32_t tx_pos, tx_n;
   uint32_t pend;      /* messages outstanding to this node (a list through msg_t.next) */
-  uint8_t qh, qn, tx_in_seg, tx_phase, tx_dat;
+  mp1_txf_t txf;
+  uint8_t qh, qn, tx_dat;
 } node_t;
 
 /* Per chip (one per node in a mesh, four in a torus): the interface's receiver of its reception
  * channel, and the chip's channel bookkeeping. */
 typedef struct {
-  uint8_t r_ic, r_isr, r_iseg, r_bad;
+  mp1_rxf_t rxf;
+  uint8_t r_bad;
   uint8_t r_tag[4];
   uint32_t r_len;
   uint8_t ch_live;    /* per output channel: its current owner's message is live */
@@ -190,26 +193,13 @@ static uint8_t data_byte(uint32_t src, uint32_t t_lo, uint32_t j) {
   }
 }
 
-static uint32_t flit_chunk(uint32_t b, uint32_t k) {
-  return k == 0 ? 4u | ((b >> 6) & 3u) : k == 1 ? (b >> 3) & 7u : b & 7u;
-}
-
-/* Chunk pos of a message as its interface sends it: [selection] EOS, then segments of at most
- * 32 flits (header included) each ended by EOS, the last by EOM (docs/mp1.md §3, §11.3). */
+/* Chunk pos of a message as its interface sends it (docs/mp1.md §3, §11.3). */
 static uint32_t msg_chunk(const msg_t *m, uint32_t pos) {
-  if (pos < 3) return flit_chunk(m->sel, pos);
-  if (pos == 3) return 1;
-  const uint32_t p = pos - 4, seg = p / 97, r = p % 97, first = seg * 32;
-  const uint32_t nb = m->len - first < 32 ? m->len - first : 32;
-  if (r < 3 * nb) {
-    const uint32_t i = first + r / 3;
-    const uint32_t b = i < m->h ? m->hdr[i] : data_byte(m->src, (uint32_t)m->t_enq, i - m->h);
-    return flit_chunk(b, r % 3);
-  }
-  return first + nb == m->len ? 2u : 1u;
+  uint32_t i, k;
+  const int c = mp1_msg_chunk_at(m->sel, m->len, pos, &i, &k);
+  if (c >= 0) return (uint32_t)c;
+  return mp1_flit_chunk(i < m->h ? m->hdr[i] : data_byte(m->src, (uint32_t)m->t_enq, i - m->h), k);
 }
-
-static uint32_t msg_nchunks(uint32_t len) { return 4 + 3 * len + (len + 31) / 32; }
 
 static int in_window(const sim_t *s, uint64_t t) { return t >= s->w0 && t < s->w1; }
 
@@ -219,7 +209,7 @@ static void enqueue(sim_t *s, node_t *nd, uint32_t k, uint64_t t) {
     nd->cur = k;
     s->m[k].t_start = t;
     nd->tx_pos = 0;
-    nd->tx_n = msg_nchunks(s->m[k].len);
+    nd->tx_n = mp1_msg_nchunks(s->m[k].len);
   } else {
     s->q[(size_t)(nd - s->node) * s->c->queue + (nd->qh + nd->qn) % s->c->queue] = k;
     nd->qn++;
@@ -307,12 +297,10 @@ static void tx_step(sim_t *s, node_t *nd, uint32_t inj_stop, uint64_t t) {
   uint32_t next = 0;
   if (nd->cur != NIL) {
     msg_t *m = &s->m[nd->cur];
-    if (!nd->tx_in_seg && !inj_stop && nd->tx_dat == 0) nd->tx_in_seg = 1;
-    if (nd->tx_in_seg) {
+    if (mp1_txf_open(&nd->txf, inj_stop, nd->tx_dat)) {
       next = msg_chunk(m, nd->tx_pos++);
       if (nd->tx_pos == 5) m->t_inj = t + 1; /* the first header chunk */
-      if (nd->tx_phase == 0 && (next == 1 || next == 2)) nd->tx_in_seg = 0;
-      nd->tx_phase = nd->tx_phase ? (uint8_t)((nd->tx_phase + 1) % 3) : ((next & 4u) ? 1 : 0);
+      mp1_txf_sent(&nd->txf, next);
       if (nd->tx_pos == nd->tx_n) {
         m->sent = 1;
         if (in_window(s, m->t_inj) && !m->carrier) {
@@ -327,7 +315,7 @@ static void tx_step(sim_t *s, node_t *nd, uint32_t inj_stop, uint64_t t) {
           nd->qn--;
           s->m[nd->cur].t_start = t + 1;
           nd->tx_pos = 0;
-          nd->tx_n = msg_nchunks(s->m[nd->cur].len);
+          nd->tx_n = mp1_msg_nchunks(s->m[nd->cur].len);
         }
       }
     }
@@ -404,14 +392,9 @@ static void deliver(sim_t *s, uint32_t v, uint64_t t) {
  * (docs/mp1.md §13.1). */
 static void rx_chunk(sim_t *s, uint32_t v, uint32_t c, uint64_t t) {
   chip_t *cp = &s->chip[v];
-  c &= 7u;
-  if (cp->r_ic == 1) {
-    cp->r_isr = (uint8_t)((cp->r_isr << 3) | c);
-    cp->r_ic = 2;
-    return;
-  }
-  if (cp->r_ic == 2) {
-    const uint8_t b = (uint8_t)((cp->r_isr << 3) | c);
+  uint8_t b;
+  switch (mp1_rxf_step(&cp->rxf, c, &b)) {
+  case MP1_RXF_BYTE: {
     const uint32_t j = cp->r_len++;
     if (j < 4) cp->r_tag[j] = b;
     else {
@@ -419,23 +402,17 @@ static void rx_chunk(sim_t *s, uint32_t v, uint32_t c, uint64_t t) {
       const uint32_t t_lo = cp->r_tag[0] | (uint32_t)cp->r_tag[1] << 8;
       if (b != data_byte(src, t_lo, j)) cp->r_bad = 1;
     }
-    cp->r_ic = 0;
     return;
   }
-  if (c & 4u) {
-    cp->r_iseg = 1;
-    cp->r_isr = (uint8_t)(c & 3u);
-    cp->r_ic = 1;
+  case MP1_RXF_EOM:
+    deliver(s, v, t);
+    break;
+  case MP1_RXF_BAD:
+    s->r->corrupt++;
+    break;
+  default:
     return;
   }
-  if (!cp->r_iseg) return;
-  if (c == 1) {
-    cp->r_iseg = 0;
-    return;
-  }
-  if (c == 2) deliver(s, v, t);
-  else s->r->corrupt++; /* a gap or illegal chunk inside a segment */
-  cp->r_iseg = 0;
   cp->r_len = 0;
   cp->r_bad = 0;
 }
@@ -557,7 +534,7 @@ static int network_idle(const sim_t *s) {
   for (uint32_t i = 0; i < s->n; i++)
     if (s->node[i].cur != NIL || s->node[i].tx_dat) return 0;
   for (uint32_t v = 0; v < s->nc; v++)
-    if (!mp1_chip_idle(&s->st.chip[v]) || s->chip[v].r_iseg) return 0;
+    if (!mp1_chip_idle(&s->st.chip[v]) || s->chip[v].rxf.iseg) return 0;
   return 1;
 }
 

@@ -29,18 +29,105 @@ typedef struct {
   uint8_t c[4 + 3 * MP1_MSG_MAX + MP1_MSG_MAX / MP1_SEG_FLITS + 2];
 } mp1_chunks_t;
 
+/* The chunk protocol both node interfaces speak (this one and the network simulator's,
+ * docs/mp1.md §2, §3, §13.1), in one place. */
+
+/* Chunk k (0..2) of flit b: `1 b7 b6`, `b5 b4 b3`, `b2 b1 b0`. */
+static inline uint32_t mp1_flit_chunk(uint32_t b, uint32_t k) {
+  return k == 0 ? 4u | ((b >> 6) & 3u) : k == 1 ? (b >> 3) & 7u : b & 7u;
+}
+
+/* Chunks of a message of len bytes as an interface sends it: [selection] EOS, then segments of
+ * at most 32 flits (header included), each ended by EOS, the last by EOM. */
+static inline uint32_t mp1_msg_nchunks(uint32_t len) {
+  return 4 + 3 * len + (len + MP1_SEG_FLITS - 1) / MP1_SEG_FLITS;
+}
+
+/* Chunk pos of that sequence: the chunk for the selection flit's and the end codes' positions;
+ * otherwise -1, with the byte's index in *i and the chunk of its flit in *k. */
+static inline int mp1_msg_chunk_at(uint32_t sel, uint32_t len, uint32_t pos, uint32_t *i,
+                                   uint32_t *k) {
+  if (pos < 3) return (int)mp1_flit_chunk(sel, pos);
+  if (pos == 3) return 1; /* EOS */
+  const uint32_t p = pos - 4, seg = p / (3 * MP1_SEG_FLITS + 1), r = p % (3 * MP1_SEG_FLITS + 1);
+  const uint32_t first = seg * MP1_SEG_FLITS;
+  const uint32_t nb = len - first < MP1_SEG_FLITS ? len - first : MP1_SEG_FLITS;
+  if (r < 3 * nb) {
+    *i = first + r / 3;
+    *k = r % 3;
+    return -1;
+  }
+  return first + nb == len ? 2 : 1; /* EOM, EOS */
+}
+
+/* Sending: a segment starts only once the controller's stop was low and the channel showed an
+ * idle chunk (dat, the sender's register); it ends with its end code. */
+typedef struct {
+  uint8_t in_seg; /* a segment is being sent */
+  uint8_t phase;  /* chunk index within the flit being sent (0: between flits) */
+} mp1_txf_t;
+
+static inline int mp1_txf_open(mp1_txf_t *f, uint32_t inj_stop, uint32_t dat) {
+  if (!f->in_seg && !inj_stop && dat == 0) f->in_seg = 1;
+  return f->in_seg;
+}
+
+/* Chunk c has been chosen for the channel. */
+static inline void mp1_txf_sent(mp1_txf_t *f, uint32_t c) {
+  if (f->phase == 0 && (c == 1 || c == 2)) f->in_seg = 0; /* an end code */
+  f->phase = f->phase ? (uint8_t)((f->phase + 1) % 3) : ((c & 4u) ? 1 : 0);
+}
+
+/* Receiving: flits, EOS between segments, EOM; a gap or illegal chunk inside a segment. */
+typedef struct {
+  uint8_t ic, isr, iseg;
+} mp1_rxf_t;
+
+typedef enum {
+  MP1_RXF_NONE = 0,
+  MP1_RXF_OPEN, /* the first chunk of a segment */
+  MP1_RXF_BYTE, /* a data flit is complete: its byte in *b */
+  MP1_RXF_EOS,
+  MP1_RXF_EOM,
+  MP1_RXF_BAD   /* a gap or illegal chunk inside a segment: the segment is lost */
+} mp1_rxf_e;
+
+static inline mp1_rxf_e mp1_rxf_step(mp1_rxf_t *f, uint32_t c, uint8_t *b) {
+  c &= 7u;
+  if (f->ic == 1) {
+    f->isr = (uint8_t)((f->isr << 3) | c);
+    f->ic = 2;
+    return MP1_RXF_NONE;
+  }
+  if (f->ic == 2) {
+    *b = (uint8_t)((f->isr << 3) | c);
+    f->ic = 0;
+    return MP1_RXF_BYTE;
+  }
+  if (c & 4u) {
+    const int opens = !f->iseg;
+    f->iseg = 1;
+    f->isr = (uint8_t)(c & 3u);
+    f->ic = 1;
+    return opens ? MP1_RXF_OPEN : MP1_RXF_NONE;
+  }
+  if (!f->iseg) return MP1_RXF_NONE; /* idle between segments */
+  f->iseg = 0;
+  return c == 1 ? MP1_RXF_EOS : c == 2 ? MP1_RXF_EOM : MP1_RXF_BAD;
+}
+
 typedef struct {
   mp1_msg_t q[MP1_NIC_QUEUE];
   uint32_t head, count;
   mp1_chunks_t cur;     /* chunks of q[head] once it has started */
   uint32_t pos;         /* next chunk of cur */
-  uint32_t in_seg;      /* a segment is being sent */
-  uint32_t phase;       /* chunk index within the flit being sent (0: between flits) */
+  mp1_txf_t txf;
   uint32_t started;     /* q[head] has started */
   uint32_t dat;         /* chunk on the injection channel this cycle (a register) */
   uint64_t t_first;     /* cycle the head message's first header chunk was on the channel */
   /* reception */
-  uint32_t r_ic, r_isr, r_iseg, r_len;
+  mp1_rxf_t rxf;
+  uint32_t r_len;
   uint8_t r_bytes[MP1_MSG_MAX];
   uint64_t r_first, r_last_data;
 } mp1_nic_t;

@@ -563,7 +563,7 @@ class Tb {
   // The node's interface sender; messages with an inner selection segment get their extra EOS.
   void step_sender(uint32_t n, uint64_t c) {
     mp1_nic_t *k = &nic_[n];
-    if (k->count && !k->started && !k->in_seg) {
+    if (k->count && !k->started && !k->txf.in_seg) {
       chunks_split(&k->q[k->head], split_[n].front(), &k->cur);
       split_[n].erase(split_[n].begin());
       k->pos = 0;

@@ -72,7 +72,7 @@ static void rig_step(rig_t *r) {
     }
     if (!r->in[i].pbloop && mp1_nic_rx(&r->pbo[i], r->out[i].pbo_dat, r->t, &m) == 1) r->npbo++;
     mp1_nic_t *k = &r->tx[i];
-    if (k->count && !k->started && !k->in_seg && r->split[i]) {
+    if (k->count && !k->started && !k->txf.in_seg && r->split[i]) {
       /* an inner selection segment (inter-plane piggy-back): EOS after `split` flits */
       mp1_msg_chunks(&k->q[k->head], &k->cur);
       const uint32_t at = 4 + 3 * r->split[i];
