@@ -330,18 +330,6 @@ static uint32_t node_of(const sim_t *s, uint32_t v) {
   return (y % s->c->ky) * s->c->kx + x % s->c->kx;
 }
 
-/* Minimal hops between two nodes (with wrap-around in a torus). */
-static uint32_t hops(const sim_t *s, uint32_t a, uint32_t b) {
-  const uint32_t kx = s->c->kx, ky = s->c->ky;
-  uint32_t hx = (uint32_t)abs((int)(a % kx) - (int)(b % kx));
-  uint32_t hy = (uint32_t)abs((int)(a / kx) - (int)(b / kx));
-  if (s->c->torus) {
-    if (kx - hx < hx) hx = kx - hx;
-    if (ky - hy < hy) hy = ky - hy;
-  }
-  return hx + hy;
-}
-
 /* A message's EOM arrived on chip v's reception channel: find it among those outstanding to the
  * node (docs/mp1_sim.md §2.3). */
 static void deliver(sim_t *s, uint32_t v, uint64_t t) {
@@ -377,7 +365,7 @@ static void deliver(sim_t *s, uint32_t v, uint64_t t) {
     s->lat_sq += lat * lat;
     if (lat > s->lat_max) s->lat_max = lat;
     s->net_sum += (double)(t - m->t_inj);
-    s->hop_sum += hops(s, m->src, m->dst);
+    s->hop_sum += mp1_traffic_dist(&s->tr, m->src, m->dst); /* minimal hops */
   }
   if (s->r->completion < t + 1) s->r->completion = t + 1;
   if (s->c->trace)
