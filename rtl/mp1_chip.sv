@@ -1,85 +1,91 @@
 // MP1 chip (docs/mp1.md §11): four planes of one node, the round-robin reception and piggy-back
 // arbiters over their 8 routing machines, and the injection controller feeding the planes' outputs.
-module mp1_chip (
-  input  logic         clk_i,
-  input  logic         rst_ni,
-  input  logic [4:0]   px_i,
-  input  logic [4:0]   py_i,
-  input  logic [4:0]   xmax_i,
-  input  logic [4:0]   ymax_i,
-  input  logic [2:0]   chip_i,
-  input  logic         pbloop_i,
-  input  logic [2:0]   p0_xin_dat_i,
-  input  logic [2:0]   p0_yin_dat_i,
-  input  logic         p0_xout_stop_i,
-  input  logic         p0_yout_stop_i,
-  input  logic [2:0]   p1_xin_dat_i,
-  input  logic [2:0]   p1_yin_dat_i,
-  input  logic         p1_xout_stop_i,
-  input  logic         p1_yout_stop_i,
-  input  logic [2:0]   p2_xin_dat_i,
-  input  logic [2:0]   p2_yin_dat_i,
-  input  logic         p2_xout_stop_i,
-  input  logic         p2_yout_stop_i,
-  input  logic [2:0]   p3_xin_dat_i,
-  input  logic [2:0]   p3_yin_dat_i,
-  input  logic         p3_xout_stop_i,
-  input  logic         p3_yout_stop_i,
-  input  logic [2:0]   inj_dat_i,
-  input  logic [2:0]   pbi_dat_i,
-  input  logic         rcv_stop_i,
-  input  logic         pbo_stop_i,
-  output logic         p0_xin_stop_o,
-  output logic         p0_yin_stop_o,
-  output logic [2:0]   p0_xout_dat_o,
-  output logic [2:0]   p0_yout_dat_o,
-  output logic         p1_xin_stop_o,
-  output logic         p1_yin_stop_o,
-  output logic [2:0]   p1_xout_dat_o,
-  output logic [2:0]   p1_yout_dat_o,
-  output logic         p2_xin_stop_o,
-  output logic         p2_yin_stop_o,
-  output logic [2:0]   p2_xout_dat_o,
-  output logic [2:0]   p2_yout_dat_o,
-  output logic         p3_xin_stop_o,
-  output logic         p3_yin_stop_o,
-  output logic [2:0]   p3_xout_dat_o,
-  output logic [2:0]   p3_yout_dat_o,
-  output logic         inj_stop_o,
-  output logic         pbi_stop_o,
-  output logic [2:0]   rcv_dat_o,
-  output logic [2:0]   pbo_dat_o,
-  output logic [3:0]   dbg_rca_own_o,
-  output logic [2:0]   dbg_rca_last_o,
-  output logic [3:0]   dbg_pba_own_o,
-  output logic [2:0]   dbg_pba_last_o,
-  output logic [1:0]   dbg_inj_cur_o,
-  output logic [2:0]   dbg_inj_tgt_o,
-  output logic [2:0]   dbg_inj_dat_o,
-  output logic         dbg_inj_fseg_o,
-  output logic         dbg_inj_last_o,
-  output logic [2:0]   dbg_inj_if_st_o,
-  output logic [1:0]   dbg_inj_if_ic_o,
-  output logic         dbg_inj_if_iseg_o,
-  output logic [7:0]   dbg_inj_if_sel_o,
-  output logic         dbg_inj_if_sok_o,
-  output logic [2:0]   dbg_inj_pb_st_o,
-  output logic [1:0]   dbg_inj_pb_ic_o,
-  output logic         dbg_inj_pb_iseg_o,
-  output logic [7:0]   dbg_inj_pb_sel_o,
-  output logic         dbg_inj_pb_sok_o,
-  output logic [15:0]  dbg_cnt_inj_msgs_o,
-  output logic [15:0]  dbg_cnt_sel_bad_o,
-  output logic [15:0]  dbg_cnt_inj_drop_o,
-  output logic [15:0]  dbg_cnt_inj_stray_o,
-  output logic [455:0] dbg_p0_o,
-  output logic [455:0] dbg_p1_o,
-  output logic [455:0] dbg_p2_o,
-  output logic [455:0] dbg_p3_o
+module mp1_chip #(
+  // Address flits per address word, for every routing machine (§14.3).
+  parameter int AWF = 1,
+  // Address bits of a word (§14): the width of the coordinates and of the mesh size.
+  localparam int AW = 5 + 8 * (AWF - 1),
+  // Bits of one plane's packed register observation (MP1_PLANE_REG_BITS): per machine 217 + 2 AW
+  // (a1 and a2 are 3 + AW bits each, §14.2), and the two arbiters' 2 bits each; 458 at AWF = 1.
+  localparam int unsigned PlaneRegBits = 2 * (217 + 2 * AW) + 4
+) (
+  input  logic                    clk_i,
+  input  logic                    rst_ni,
+  input  logic [AW-1:0]           px_i,
+  input  logic [AW-1:0]           py_i,
+  input  logic [AW-1:0]           xmax_i,
+  input  logic [AW-1:0]           ymax_i,
+  input  logic [2:0]              chip_i,
+  input  logic                    pbloop_i,
+  input  logic [2:0]              p0_xin_dat_i,
+  input  logic [2:0]              p0_yin_dat_i,
+  input  logic                    p0_xout_stop_i,
+  input  logic                    p0_yout_stop_i,
+  input  logic [2:0]              p1_xin_dat_i,
+  input  logic [2:0]              p1_yin_dat_i,
+  input  logic                    p1_xout_stop_i,
+  input  logic                    p1_yout_stop_i,
+  input  logic [2:0]              p2_xin_dat_i,
+  input  logic [2:0]              p2_yin_dat_i,
+  input  logic                    p2_xout_stop_i,
+  input  logic                    p2_yout_stop_i,
+  input  logic [2:0]              p3_xin_dat_i,
+  input  logic [2:0]              p3_yin_dat_i,
+  input  logic                    p3_xout_stop_i,
+  input  logic                    p3_yout_stop_i,
+  input  logic [2:0]              inj_dat_i,
+  input  logic [2:0]              pbi_dat_i,
+  input  logic                    rcv_stop_i,
+  input  logic                    pbo_stop_i,
+  output logic                    p0_xin_stop_o,
+  output logic                    p0_yin_stop_o,
+  output logic [2:0]              p0_xout_dat_o,
+  output logic [2:0]              p0_yout_dat_o,
+  output logic                    p1_xin_stop_o,
+  output logic                    p1_yin_stop_o,
+  output logic [2:0]              p1_xout_dat_o,
+  output logic [2:0]              p1_yout_dat_o,
+  output logic                    p2_xin_stop_o,
+  output logic                    p2_yin_stop_o,
+  output logic [2:0]              p2_xout_dat_o,
+  output logic [2:0]              p2_yout_dat_o,
+  output logic                    p3_xin_stop_o,
+  output logic                    p3_yin_stop_o,
+  output logic [2:0]              p3_xout_dat_o,
+  output logic [2:0]              p3_yout_dat_o,
+  output logic                    inj_stop_o,
+  output logic                    pbi_stop_o,
+  output logic [2:0]              rcv_dat_o,
+  output logic [2:0]              pbo_dat_o,
+  output logic [3:0]              dbg_rca_own_o,
+  output logic [2:0]              dbg_rca_last_o,
+  output logic [3:0]              dbg_pba_own_o,
+  output logic [2:0]              dbg_pba_last_o,
+  output logic [1:0]              dbg_inj_cur_o,
+  output logic [2:0]              dbg_inj_tgt_o,
+  output logic [2:0]              dbg_inj_dat_o,
+  output logic                    dbg_inj_fseg_o,
+  output logic                    dbg_inj_last_o,
+  output logic [2:0]              dbg_inj_if_st_o,
+  output logic [1:0]              dbg_inj_if_ic_o,
+  output logic                    dbg_inj_if_iseg_o,
+  output logic [7:0]              dbg_inj_if_sel_o,
+  output logic                    dbg_inj_if_sok_o,
+  output logic [2:0]              dbg_inj_pb_st_o,
+  output logic [1:0]              dbg_inj_pb_ic_o,
+  output logic                    dbg_inj_pb_iseg_o,
+  output logic [7:0]              dbg_inj_pb_sel_o,
+  output logic                    dbg_inj_pb_sok_o,
+  output logic [15:0]             dbg_cnt_inj_msgs_o,
+  output logic [15:0]             dbg_cnt_sel_bad_o,
+  output logic [15:0]             dbg_cnt_inj_drop_o,
+  output logic [15:0]             dbg_cnt_inj_stray_o,
+  output logic [PlaneRegBits-1:0] dbg_p0_o,
+  output logic [PlaneRegBits-1:0] dbg_p1_o,
+  output logic [PlaneRegBits-1:0] dbg_p2_o,
+  output logic [PlaneRegBits-1:0] dbg_p3_o
 );
 
-  // Bits of one plane's packed register observation (MP1_PLANE_REG_BITS).
-  localparam int unsigned PlaneRegBits = 456;
   // Plane p is (+X,+Y), (+X,-Y), (-X,+Y), (-X,-Y): bit p holds nx = p >> 1, ny = p & 1.
   localparam logic [3:0] PlaneNx = 4'b1100;
   localparam logic [3:0] PlaneNy = 4'b1010;
@@ -116,8 +122,8 @@ module mp1_chip (
     for (int unsigned p = 0; p < 4; p++) begin
       // An output that leads out of the mesh: its machines treat routes into it as bad (§8.8
       // rule 2) and the injection controller refuses it as a target.
-      ex[p]           = PlaneNx[p] ? (px_i == 5'd0) : (px_i == xmax_i);
-      ey[p]           = PlaneNy[p] ? (py_i == 5'd0) : (py_i == ymax_i);
+      ex[p]           = PlaneNx[p] ? (px_i == '0) : (px_i == xmax_i);
+      ey[p]           = PlaneNy[p] ? (py_i == '0) : (py_i == ymax_i);
       out_edge[2*p]   = ex[p];
       out_edge[2*p+1] = ey[p];
       out_stop[2*p]   = xout_stop[p];
@@ -132,79 +138,83 @@ module mp1_chip (
   assign pbi_stop_o = pb_fe_stop;
 
   for (genvar p = 0; p < 4; p++) begin : g_plane
-    logic [2:0]   dbg_rmx_rm_st;
-    logic [1:0]   dbg_rmx_ic;
-    logic [4:0]   dbg_rmx_isr;
-    logic         dbg_rmx_iseg;
-    logic [5:0]   dbg_rmx_ifl;
-    logic [1:0]   dbg_rmx_ihd;
-    logic [7:0]   dbg_rmx_a1;
-    logic [7:0]   dbg_rmx_a2;
-    logic         dbg_rmx_vpend;
-    logic [3:0]   dbg_rmx_route;
-    logic         dbg_rmx_rnew;
-    logic         dbg_rmx_adapt_ok;
-    logic [6:0]   dbg_rmx_wp;
-    logic [6:0]   dbg_rmx_rp_st;
-    logic [6:0]   dbg_rmx_rp_ot;
-    logic [6:0]   dbg_rmx_rp_rc;
-    logic [6:0]   dbg_rmx_rp_pb;
-    logic [3:0]   dbg_rmx_act;
-    logic         dbg_rmx_swap;
-    logic         dbg_rmx_segend;
-    logic         dbg_rmx_ended;
-    logic         dbg_rmx_bcut;
-    logic         dbg_rmx_stop;
-    logic [2:0]   dbg_rmx_st_dat;
-    logic [2:0]   dbg_rmx_ot_dat;
-    logic [2:0]   dbg_rmx_rc_dat;
-    logic [2:0]   dbg_rmx_pb_dat;
-    logic [15:0]  dbg_rmx_cnt_dead;
-    logic [15:0]  dbg_rmx_cnt_bad_code;
-    logic [15:0]  dbg_rmx_cnt_bad_addr;
-    logic [15:0]  dbg_rmx_cnt_bad_long;
-    logic [15:0]  dbg_rmx_cnt_stray;
-    logic [15:0]  dbg_rmx_cnt_cut;
-    logic [15:0]  dbg_rmx_cnt_adapt;
-    logic [15:0]  dbg_rmx_cnt_adapt_buf;
-    logic [2:0]   dbg_rmy_rm_st;
-    logic [1:0]   dbg_rmy_ic;
-    logic [4:0]   dbg_rmy_isr;
-    logic         dbg_rmy_iseg;
-    logic [5:0]   dbg_rmy_ifl;
-    logic [1:0]   dbg_rmy_ihd;
-    logic [7:0]   dbg_rmy_a1;
-    logic [7:0]   dbg_rmy_a2;
-    logic         dbg_rmy_vpend;
-    logic [3:0]   dbg_rmy_route;
-    logic         dbg_rmy_rnew;
-    logic         dbg_rmy_adapt_ok;
-    logic [6:0]   dbg_rmy_wp;
-    logic [6:0]   dbg_rmy_rp_st;
-    logic [6:0]   dbg_rmy_rp_ot;
-    logic [6:0]   dbg_rmy_rp_rc;
-    logic [6:0]   dbg_rmy_rp_pb;
-    logic [3:0]   dbg_rmy_act;
-    logic         dbg_rmy_swap;
-    logic         dbg_rmy_segend;
-    logic         dbg_rmy_ended;
-    logic         dbg_rmy_bcut;
-    logic         dbg_rmy_stop;
-    logic [2:0]   dbg_rmy_st_dat;
-    logic [2:0]   dbg_rmy_ot_dat;
-    logic [2:0]   dbg_rmy_rc_dat;
-    logic [2:0]   dbg_rmy_pb_dat;
-    logic [15:0]  dbg_rmy_cnt_dead;
-    logic [15:0]  dbg_rmy_cnt_bad_code;
-    logic [15:0]  dbg_rmy_cnt_bad_addr;
-    logic [15:0]  dbg_rmy_cnt_bad_long;
-    logic [15:0]  dbg_rmy_cnt_stray;
-    logic [15:0]  dbg_rmy_cnt_cut;
-    logic [15:0]  dbg_rmy_cnt_adapt;
-    logic [15:0]  dbg_rmy_cnt_adapt_buf;
-    logic [1:0]   dbg_arbx_own;
-    logic [1:0]   dbg_arby_own;
-    mp1_plane u_plane (
+    logic [2:0]    dbg_rmx_rm_st;
+    logic [1:0]    dbg_rmx_ic;
+    logic [4:0]    dbg_rmx_isr;
+    logic          dbg_rmx_iseg;
+    logic [5:0]    dbg_rmx_ifl;
+    logic [1:0]    dbg_rmx_ihd;
+    logic          dbg_rmx_iwf;
+    logic [AW+2:0] dbg_rmx_a1;
+    logic [AW+2:0] dbg_rmx_a2;
+    logic          dbg_rmx_vpend;
+    logic [3:0]    dbg_rmx_route;
+    logic          dbg_rmx_rnew;
+    logic          dbg_rmx_adapt_ok;
+    logic [6:0]    dbg_rmx_wp;
+    logic [6:0]    dbg_rmx_rp_st;
+    logic [6:0]    dbg_rmx_rp_ot;
+    logic [6:0]    dbg_rmx_rp_rc;
+    logic [6:0]    dbg_rmx_rp_pb;
+    logic [3:0]    dbg_rmx_act;
+    logic          dbg_rmx_swap;
+    logic          dbg_rmx_segend;
+    logic          dbg_rmx_ended;
+    logic          dbg_rmx_bcut;
+    logic          dbg_rmx_stop;
+    logic [2:0]    dbg_rmx_st_dat;
+    logic [2:0]    dbg_rmx_ot_dat;
+    logic [2:0]    dbg_rmx_rc_dat;
+    logic [2:0]    dbg_rmx_pb_dat;
+    logic [15:0]   dbg_rmx_cnt_dead;
+    logic [15:0]   dbg_rmx_cnt_bad_code;
+    logic [15:0]   dbg_rmx_cnt_bad_addr;
+    logic [15:0]   dbg_rmx_cnt_bad_long;
+    logic [15:0]   dbg_rmx_cnt_stray;
+    logic [15:0]   dbg_rmx_cnt_cut;
+    logic [15:0]   dbg_rmx_cnt_adapt;
+    logic [15:0]   dbg_rmx_cnt_adapt_buf;
+    logic [2:0]    dbg_rmy_rm_st;
+    logic [1:0]    dbg_rmy_ic;
+    logic [4:0]    dbg_rmy_isr;
+    logic          dbg_rmy_iseg;
+    logic [5:0]    dbg_rmy_ifl;
+    logic [1:0]    dbg_rmy_ihd;
+    logic          dbg_rmy_iwf;
+    logic [AW+2:0] dbg_rmy_a1;
+    logic [AW+2:0] dbg_rmy_a2;
+    logic          dbg_rmy_vpend;
+    logic [3:0]    dbg_rmy_route;
+    logic          dbg_rmy_rnew;
+    logic          dbg_rmy_adapt_ok;
+    logic [6:0]    dbg_rmy_wp;
+    logic [6:0]    dbg_rmy_rp_st;
+    logic [6:0]    dbg_rmy_rp_ot;
+    logic [6:0]    dbg_rmy_rp_rc;
+    logic [6:0]    dbg_rmy_rp_pb;
+    logic [3:0]    dbg_rmy_act;
+    logic          dbg_rmy_swap;
+    logic          dbg_rmy_segend;
+    logic          dbg_rmy_ended;
+    logic          dbg_rmy_bcut;
+    logic          dbg_rmy_stop;
+    logic [2:0]    dbg_rmy_st_dat;
+    logic [2:0]    dbg_rmy_ot_dat;
+    logic [2:0]    dbg_rmy_rc_dat;
+    logic [2:0]    dbg_rmy_pb_dat;
+    logic [15:0]   dbg_rmy_cnt_dead;
+    logic [15:0]   dbg_rmy_cnt_bad_code;
+    logic [15:0]   dbg_rmy_cnt_bad_addr;
+    logic [15:0]   dbg_rmy_cnt_bad_long;
+    logic [15:0]   dbg_rmy_cnt_stray;
+    logic [15:0]   dbg_rmy_cnt_cut;
+    logic [15:0]   dbg_rmy_cnt_adapt;
+    logic [15:0]   dbg_rmy_cnt_adapt_buf;
+    logic [1:0]    dbg_arbx_own;
+    logic [1:0]    dbg_arby_own;
+    mp1_plane #(
+      .AWF (AWF)
+    ) u_plane (
       .clk_i                      (clk_i),
       .rst_ni                     (rst_ni),
       .px_i                       (px_i),
@@ -255,6 +265,7 @@ module mp1_chip (
       .dbg_rmx_iseg_o             (dbg_rmx_iseg),
       .dbg_rmx_ifl_o              (dbg_rmx_ifl),
       .dbg_rmx_ihd_o              (dbg_rmx_ihd),
+      .dbg_rmx_iwf_o              (dbg_rmx_iwf),
       .dbg_rmx_a1_o               (dbg_rmx_a1),
       .dbg_rmx_a2_o               (dbg_rmx_a2),
       .dbg_rmx_vpend_o            (dbg_rmx_vpend),
@@ -290,6 +301,7 @@ module mp1_chip (
       .dbg_rmy_iseg_o             (dbg_rmy_iseg),
       .dbg_rmy_ifl_o              (dbg_rmy_ifl),
       .dbg_rmy_ihd_o              (dbg_rmy_ihd),
+      .dbg_rmy_iwf_o              (dbg_rmy_iwf),
       .dbg_rmy_a1_o               (dbg_rmy_a1),
       .dbg_rmy_a2_o               (dbg_rmy_a2),
       .dbg_rmy_vpend_o            (dbg_rmy_vpend),
@@ -323,22 +335,23 @@ module mp1_chip (
       .dbg_arby_own_o             (dbg_arby_own)
     );
 
-    // MP1_PLANE_REGS order, the first register in the top bits (§11.4).
+    // MP1_PLANE_REGS order, the first register in the top bits (§11.4); iwf after ihd (§14.2).
     assign dbg_p[PlaneRegBits*p+:PlaneRegBits] = {
-      dbg_rmx_rm_st, dbg_rmx_ic, dbg_rmx_isr, dbg_rmx_iseg, dbg_rmx_ifl, dbg_rmx_ihd, dbg_rmx_a1,
-      dbg_rmx_a2, dbg_rmx_vpend, dbg_rmx_route, dbg_rmx_rnew, dbg_rmx_adapt_ok, dbg_rmx_wp,
-      dbg_rmx_rp_st, dbg_rmx_rp_ot, dbg_rmx_rp_rc, dbg_rmx_rp_pb, dbg_rmx_act, dbg_rmx_swap,
-      dbg_rmx_segend, dbg_rmx_ended, dbg_rmx_bcut, dbg_rmx_stop, dbg_rmx_st_dat, dbg_rmx_ot_dat,
-      dbg_rmx_rc_dat, dbg_rmx_pb_dat, dbg_rmx_cnt_dead, dbg_rmx_cnt_bad_code, dbg_rmx_cnt_bad_addr,
-      dbg_rmx_cnt_bad_long, dbg_rmx_cnt_stray, dbg_rmx_cnt_cut, dbg_rmx_cnt_adapt,
-      dbg_rmx_cnt_adapt_buf, dbg_rmy_rm_st, dbg_rmy_ic, dbg_rmy_isr, dbg_rmy_iseg, dbg_rmy_ifl,
-      dbg_rmy_ihd, dbg_rmy_a1, dbg_rmy_a2, dbg_rmy_vpend, dbg_rmy_route, dbg_rmy_rnew,
-      dbg_rmy_adapt_ok, dbg_rmy_wp, dbg_rmy_rp_st, dbg_rmy_rp_ot, dbg_rmy_rp_rc, dbg_rmy_rp_pb,
-      dbg_rmy_act, dbg_rmy_swap, dbg_rmy_segend, dbg_rmy_ended, dbg_rmy_bcut, dbg_rmy_stop,
-      dbg_rmy_st_dat, dbg_rmy_ot_dat, dbg_rmy_rc_dat, dbg_rmy_pb_dat, dbg_rmy_cnt_dead,
-      dbg_rmy_cnt_bad_code,
+      dbg_rmx_rm_st, dbg_rmx_ic, dbg_rmx_isr, dbg_rmx_iseg, dbg_rmx_ifl, dbg_rmx_ihd, dbg_rmx_iwf,
+      dbg_rmx_a1, dbg_rmx_a2, dbg_rmx_vpend, dbg_rmx_route, dbg_rmx_rnew, dbg_rmx_adapt_ok,
+      dbg_rmx_wp, dbg_rmx_rp_st, dbg_rmx_rp_ot, dbg_rmx_rp_rc, dbg_rmx_rp_pb, dbg_rmx_act,
+      dbg_rmx_swap, dbg_rmx_segend, dbg_rmx_ended, dbg_rmx_bcut, dbg_rmx_stop, dbg_rmx_st_dat,
+      dbg_rmx_ot_dat, dbg_rmx_rc_dat, dbg_rmx_pb_dat, dbg_rmx_cnt_dead, dbg_rmx_cnt_bad_code,
+      dbg_rmx_cnt_bad_addr, dbg_rmx_cnt_bad_long, dbg_rmx_cnt_stray, dbg_rmx_cnt_cut,
+      dbg_rmx_cnt_adapt, dbg_rmx_cnt_adapt_buf,
+      dbg_rmy_rm_st, dbg_rmy_ic, dbg_rmy_isr, dbg_rmy_iseg, dbg_rmy_ifl, dbg_rmy_ihd, dbg_rmy_iwf,
+      dbg_rmy_a1, dbg_rmy_a2, dbg_rmy_vpend, dbg_rmy_route, dbg_rmy_rnew, dbg_rmy_adapt_ok,
+      dbg_rmy_wp, dbg_rmy_rp_st, dbg_rmy_rp_ot, dbg_rmy_rp_rc, dbg_rmy_rp_pb, dbg_rmy_act,
+      dbg_rmy_swap, dbg_rmy_segend, dbg_rmy_ended, dbg_rmy_bcut, dbg_rmy_stop, dbg_rmy_st_dat,
+      dbg_rmy_ot_dat, dbg_rmy_rc_dat, dbg_rmy_pb_dat, dbg_rmy_cnt_dead, dbg_rmy_cnt_bad_code,
       dbg_rmy_cnt_bad_addr, dbg_rmy_cnt_bad_long, dbg_rmy_cnt_stray, dbg_rmy_cnt_cut,
-      dbg_rmy_cnt_adapt, dbg_rmy_cnt_adapt_buf, dbg_arbx_own, dbg_arby_own
+      dbg_rmy_cnt_adapt, dbg_rmy_cnt_adapt_buf,
+      dbg_arbx_own, dbg_arby_own
     };
   end
 

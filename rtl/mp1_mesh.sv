@@ -13,12 +13,16 @@ module mp1_mesh #(
   // numbers the four chips of a torus node, chip = 2 (y >= LVKY) + (x >= LVKX).
   parameter int unsigned LVKX = 0,
   parameter int unsigned LVKY = 0,
+  // Address flits per address word, for every chip (§14.3): 2 for meshes over 32 nodes a side.
+  parameter int AWF = 1,
+  // Address bits of a word (§14): the width of the chips' coordinates and mesh size.
+  localparam int AW = 5 + 8 * (AWF - 1),
   // Nodes; per-node fields are packed, node n in [n * W +: W] (§12.2).
   localparam int unsigned N = KX * KY,
   // Bits of the chip's own registers (MP1_CHIP_REGS) and of one plane's (MP1_PLANE_REGS, the
-  // width of the chip's dbg_p<p>_o).
+  // width of the chip's dbg_p<p>_o: its two machines' a1 and a2 are 3 + AW bits each, §14.3).
   localparam int unsigned ChipRegBits = 118,
-  localparam int unsigned PlaneRegBits = 456
+  localparam int unsigned PlaneRegBits = 2 * (217 + 2 * AW) + 4
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -51,6 +55,11 @@ module mp1_mesh #(
   // Signed copies of the size, so a neighbour at -1 compares as outside rather than as 2^32 - 1.
   localparam int SizeX = KX;
   localparam int SizeY = KY;
+
+  // A coordinate is an AW-bit address (§14): at most 32 nodes a side at AWF = 1, 8192 at AWF = 2.
+  if (SizeX > (1 << AW) || SizeY > (1 << AW)) begin : g_size_check
+    $error("mp1_mesh: KX and KY must fit AW-bit addresses (AWF = 2 above 32)");
+  end
 
   for (genvar y = 0; y < SizeY; y++) begin : g_y
     for (genvar x = 0; x < SizeX; x++) begin : g_x
@@ -122,14 +131,17 @@ module mp1_mesh #(
       logic [15:0] dbg_cnt_inj_drop;
       logic [15:0] dbg_cnt_inj_stray;
 
-      `MP1_CHIP_MODULE u_chip (
+      `MP1_CHIP_MODULE #(
+        .AWF (AWF)
+      ) u_chip (
         .clk_i,
         .rst_ni,
-        // Static (§12): the chip number (0 in a mesh), the node's coordinates, the mesh size - 1.
-        .px_i                (5'(x)),
-        .py_i                (5'(y)),
-        .xmax_i              (5'(KX - 1)),
-        .ymax_i              (5'(KY - 1)),
+        // Static (§12): the chip number (0 in a mesh), the node's coordinates, the mesh size - 1,
+        // AW bits each (§14.3).
+        .px_i                (AW'(x)),
+        .py_i                (AW'(y)),
+        .xmax_i              (AW'(KX - 1)),
+        .ymax_i              (AW'(KY - 1)),
         .chip_i              (LVKX != 0 ? {1'b0, 1'(y >= LVKY), 1'(x >= LVKX)} : 3'd0),
         .pbloop_i            (pbloop_i[Node]),
         .p0_xin_dat_i        (in_dat[24*Node +: 3]),

@@ -1,73 +1,81 @@
 // MP1 routing machine (docs/mp1.md §8): one input channel of a plane. It cuts a message straight
 // through when it can, else buffers each segment and streams it to up to four outputs at once.
-module mp1_rm (
-  input  logic        clk_i,
-  input  logic        rst_ni,
-  input  logic [4:0]  pos_i,
-  input  logic [4:0]  opos_i,
-  input  logic        neg_i,
-  input  logic        oneg_i,
-  input  logic        edge_i,
-  input  logic        oedge_i,
-  input  logic        ot_first_i,
-  input  logic [2:0]  in_dat_i,
-  input  logic        st_own_i,
-  input  logic        st_free_i,
-  input  logic        st_stop_i,
-  input  logic        ot_own_i,
-  input  logic        ot_free_i,
-  input  logic        ot_stop_i,
-  input  logic        rc_own_i,
-  input  logic        rc_free_i,
-  input  logic        rc_stop_i,
-  input  logic        pb_own_i,
-  input  logic        pb_free_i,
-  input  logic        pb_stop_i,
-  output logic        in_stop_o,
-  output logic [2:0]  st_dat_o,
-  output logic        st_req_o,
-  output logic [2:0]  ot_dat_o,
-  output logic        ot_req_o,
-  output logic [2:0]  rc_dat_o,
-  output logic        rc_req_o,
-  output logic [2:0]  pb_dat_o,
-  output logic        pb_req_o,
+// AWF address flits per address word (§14): 1 is MP1 as §8 specifies it, 2 gives 13-bit addresses.
+module mp1_rm #(
+  parameter int AWF = 1,
+  // Address bits of a word (§14): 5, or 13 with two flits.
+  localparam int AW = 5 + 8 * (AWF - 1),
+  // Bits of a1 and a2: {code, addr} (§14.1).
+  localparam int AWR = AW + 3
+) (
+  input  logic          clk_i,
+  input  logic          rst_ni,
+  input  logic [AW-1:0] pos_i,
+  input  logic [AW-1:0] opos_i,
+  input  logic          neg_i,
+  input  logic          oneg_i,
+  input  logic          edge_i,
+  input  logic          oedge_i,
+  input  logic          ot_first_i,
+  input  logic [2:0]    in_dat_i,
+  input  logic          st_own_i,
+  input  logic          st_free_i,
+  input  logic          st_stop_i,
+  input  logic          ot_own_i,
+  input  logic          ot_free_i,
+  input  logic          ot_stop_i,
+  input  logic          rc_own_i,
+  input  logic          rc_free_i,
+  input  logic          rc_stop_i,
+  input  logic          pb_own_i,
+  input  logic          pb_free_i,
+  input  logic          pb_stop_i,
+  output logic          in_stop_o,
+  output logic [2:0]    st_dat_o,
+  output logic          st_req_o,
+  output logic [2:0]    ot_dat_o,
+  output logic          ot_req_o,
+  output logic [2:0]    rc_dat_o,
+  output logic          rc_req_o,
+  output logic [2:0]    pb_dat_o,
+  output logic          pb_req_o,
   // architectural registers
-  output logic [2:0]  dbg_rm_st_o,
-  output logic [1:0]  dbg_ic_o,
-  output logic [4:0]  dbg_isr_o,
-  output logic        dbg_iseg_o,
-  output logic [5:0]  dbg_ifl_o,
-  output logic [1:0]  dbg_ihd_o,
-  output logic [7:0]  dbg_a1_o,
-  output logic [7:0]  dbg_a2_o,
-  output logic        dbg_vpend_o,
-  output logic [3:0]  dbg_route_o,
-  output logic        dbg_rnew_o,
-  output logic        dbg_adapt_ok_o,
-  output logic [6:0]  dbg_wp_o,
-  output logic [6:0]  dbg_rp_st_o,
-  output logic [6:0]  dbg_rp_ot_o,
-  output logic [6:0]  dbg_rp_rc_o,
-  output logic [6:0]  dbg_rp_pb_o,
-  output logic [3:0]  dbg_act_o,
-  output logic        dbg_swap_o,
-  output logic        dbg_segend_o,
-  output logic        dbg_ended_o,
-  output logic        dbg_bcut_o,
-  output logic        dbg_stop_o,
-  output logic [2:0]  dbg_st_dat_o,
-  output logic [2:0]  dbg_ot_dat_o,
-  output logic [2:0]  dbg_rc_dat_o,
-  output logic [2:0]  dbg_pb_dat_o,
-  output logic [15:0] dbg_cnt_dead_o,
-  output logic [15:0] dbg_cnt_bad_code_o,
-  output logic [15:0] dbg_cnt_bad_addr_o,
-  output logic [15:0] dbg_cnt_bad_long_o,
-  output logic [15:0] dbg_cnt_stray_o,
-  output logic [15:0] dbg_cnt_cut_o,
-  output logic [15:0] dbg_cnt_adapt_o,
-  output logic [15:0] dbg_cnt_adapt_buf_o
+  output logic [2:0]    dbg_rm_st_o,
+  output logic [1:0]    dbg_ic_o,
+  output logic [4:0]    dbg_isr_o,
+  output logic          dbg_iseg_o,
+  output logic [5:0]    dbg_ifl_o,
+  output logic [1:0]    dbg_ihd_o,
+  output logic          dbg_iwf_o,
+  output logic [AW+2:0] dbg_a1_o,
+  output logic [AW+2:0] dbg_a2_o,
+  output logic          dbg_vpend_o,
+  output logic [3:0]    dbg_route_o,
+  output logic          dbg_rnew_o,
+  output logic          dbg_adapt_ok_o,
+  output logic [6:0]    dbg_wp_o,
+  output logic [6:0]    dbg_rp_st_o,
+  output logic [6:0]    dbg_rp_ot_o,
+  output logic [6:0]    dbg_rp_rc_o,
+  output logic [6:0]    dbg_rp_pb_o,
+  output logic [3:0]    dbg_act_o,
+  output logic          dbg_swap_o,
+  output logic          dbg_segend_o,
+  output logic          dbg_ended_o,
+  output logic          dbg_bcut_o,
+  output logic          dbg_stop_o,
+  output logic [2:0]    dbg_st_dat_o,
+  output logic [2:0]    dbg_ot_dat_o,
+  output logic [2:0]    dbg_rc_dat_o,
+  output logic [2:0]    dbg_pb_dat_o,
+  output logic [15:0]   dbg_cnt_dead_o,
+  output logic [15:0]   dbg_cnt_bad_code_o,
+  output logic [15:0]   dbg_cnt_bad_addr_o,
+  output logic [15:0]   dbg_cnt_bad_long_o,
+  output logic [15:0]   dbg_cnt_stray_o,
+  output logic [15:0]   dbg_cnt_cut_o,
+  output logic [15:0]   dbg_cnt_adapt_o,
+  output logic [15:0]   dbg_cnt_adapt_buf_o
 );
 
   typedef enum logic [2:0] {
@@ -101,79 +109,95 @@ module mp1_rm (
   localparam logic [3:0] RtRc = 4'b0100;
   localparam logic [3:0] RtPb = 4'b1000;
 
-  // Buffer positions of a message's first segment (§8.6.1): a1 at 0-2, a2 at 3-5.
+  // Buffer positions of a message's first segment (§8.6.1): a1's word at 0 .. 3 AWF - 1, a2's at
+  // 3 AWF .. 6 AWF - 1, the data from 6 AWF (§14.2 rule 3; 0-2, 3-5, 6 at AWF = 1).
   localparam logic [6:0] PosA1   = 7'd0;
-  localparam logic [6:0] PosA2   = 7'd3;
-  localparam logic [6:0] PosA1Hi = 7'd2;
-  localparam logic [6:0] PosA2Hi = 7'd5;
-  // Second chunks of a1 and a2 (b5 b4 b3): the code's low bit and the address's top two.
+  localparam logic [6:0] PosA2   = 7'(3 * AWF);
+  localparam logic [6:0] PosA1Hi = 7'(3 * AWF - 1);
+  localparam logic [6:0] PosA2Hi = 7'(6 * AWF - 1);
+  // Second chunks of the words' first flits (b5 b4 b3): the code's low bit and the address's top
+  // two (§14.2 rule 4).
   localparam logic [6:0] PosA1Md = 7'd1;
-  localparam logic [6:0] PosA2Md = 7'd4;
-  localparam logic [6:0] PosData = 7'd6;
-  // A copy's first chunk is never more than this far ahead of wp (rc at 6, wp from 0).
-  localparam logic [6:0] MaxLead = 7'd6;
+  localparam logic [6:0] PosA2Md = 7'(3 * AWF + 1);
+  localparam logic [6:0] PosData = 7'(6 * AWF);
+  // A copy's first chunk is never more than this far ahead of wp (rc at 6 AWF, wp from 0; §14.2
+  // rule 3).
+  localparam logic [6:0] MaxLead = 7'(6 * AWF);
   // stop rises above this many unread chunks (§8.8.1): a new segment (97 chunks) and the one
-  // chunk that may arrive while stop rises still fit in the 128 entries.
-  localparam logic [6:0] OccMax  = 7'd30;
+  // chunk that may arrive while stop rises still fit in the 128 entries. At AWF = 2 the bound
+  // keeps them below 128 - 6 AWF, outside the lead window (§14.2 rule 7).
+  localparam logic [6:0] OccMax  = (AWF == 1) ? 7'd30 : 7'd17;
 
   localparam logic [5:0] IflLong = 6'd32;
   localparam logic [5:0] IflSat  = 6'd33;
+  // A truncated segment of at most this many flits is a dead address word (§14.2 rule 5).
+  localparam logic [5:0] IflDead = 6'(AWF);
+  // The header can be cut inside a1's word only when a word has more than one flit (§14.2 rule 6).
+  localparam bit         WideAddr = (AWF > 1);
+
+  // iwf is one bit and the offsets above must fit the 128-chunk buffer: a word has one or two
+  // flits (§14).
+  if (AWF < 1 || AWF > 2) begin : g_awf_check
+    $error("mp1_rm: AWF must be 1 or 2");
+  end
 
   // ---- Registers ----------------------------------------------------------------------------
-  rm_st_e      rm_st_d, rm_st_q;
-  logic [1:0]  ic_d, ic_q;
-  logic [4:0]  isr_d, isr_q;
-  logic        iseg_d, iseg_q;
-  logic [5:0]  ifl_d, ifl_q;
-  logic [1:0]  ihd_d, ihd_q;
-  logic [7:0]  a1_d, a1_q;
-  logic [7:0]  a2_d, a2_q;
-  logic        vpend_d, vpend_q;
-  logic [3:0]  route_d, route_q;
-  logic        rnew_d, rnew_q;
-  logic        adapt_ok_d, adapt_ok_q;
-  logic [6:0]  wp_d, wp_q;
-  logic [6:0]  rp_st_d, rp_st_q;
-  logic [6:0]  rp_ot_d, rp_ot_q;
-  logic [6:0]  rp_rc_d, rp_rc_q;
-  logic [6:0]  rp_pb_d, rp_pb_q;
-  logic [3:0]  act_d, act_q;
-  logic        swap_d, swap_q;
-  logic        segend_d, segend_q;
-  logic        ended_d, ended_q;
-  logic        bcut_d, bcut_q;
-  logic        stop_d, stop_q;
-  logic [2:0]  st_dat_d, st_dat_q;
-  logic [2:0]  ot_dat_d, ot_dat_q;
-  logic [2:0]  rc_dat_d, rc_dat_q;
-  logic [2:0]  pb_dat_d, pb_dat_q;
-  logic [15:0] cnt_dead_d, cnt_dead_q;
-  logic [15:0] cnt_bad_code_d, cnt_bad_code_q;
-  logic [15:0] cnt_bad_addr_d, cnt_bad_addr_q;
-  logic [15:0] cnt_bad_long_d, cnt_bad_long_q;
-  logic [15:0] cnt_stray_d, cnt_stray_q;
-  logic [15:0] cnt_cut_d, cnt_cut_q;
-  logic [15:0] cnt_adapt_d, cnt_adapt_q;
-  logic [15:0] cnt_adapt_buf_d, cnt_adapt_buf_q;
+  rm_st_e        rm_st_d, rm_st_q;
+  logic [1:0]    ic_d, ic_q;
+  logic [4:0]    isr_d, isr_q;
+  logic          iseg_d, iseg_q;
+  logic [5:0]    ifl_d, ifl_q;
+  logic [1:0]    ihd_d, ihd_q;
+  logic          iwf_d, iwf_q;
+  logic [AW+2:0] a1_d, a1_q;
+  logic [AW+2:0] a2_d, a2_q;
+  logic          vpend_d, vpend_q;
+  logic [3:0]    route_d, route_q;
+  logic          rnew_d, rnew_q;
+  logic          adapt_ok_d, adapt_ok_q;
+  logic [6:0]    wp_d, wp_q;
+  logic [6:0]    rp_st_d, rp_st_q;
+  logic [6:0]    rp_ot_d, rp_ot_q;
+  logic [6:0]    rp_rc_d, rp_rc_q;
+  logic [6:0]    rp_pb_d, rp_pb_q;
+  logic [3:0]    act_d, act_q;
+  logic          swap_d, swap_q;
+  logic          segend_d, segend_q;
+  logic          ended_d, ended_q;
+  logic          bcut_d, bcut_q;
+  logic          stop_d, stop_q;
+  logic [2:0]    st_dat_d, st_dat_q;
+  logic [2:0]    ot_dat_d, ot_dat_q;
+  logic [2:0]    rc_dat_d, rc_dat_q;
+  logic [2:0]    pb_dat_d, pb_dat_q;
+  logic [15:0]   cnt_dead_d, cnt_dead_q;
+  logic [15:0]   cnt_bad_code_d, cnt_bad_code_q;
+  logic [15:0]   cnt_bad_addr_d, cnt_bad_addr_q;
+  logic [15:0]   cnt_bad_long_d, cnt_bad_long_q;
+  logic [15:0]   cnt_stray_d, cnt_stray_q;
+  logic [15:0]   cnt_cut_d, cnt_cut_q;
+  logic [15:0]   cnt_adapt_d, cnt_adapt_q;
+  logic [15:0]   cnt_adapt_buf_d, cnt_adapt_buf_q;
   // Not in §8.2: the position in its flit of the chunk the streaming copies send next. The copies
   // of a segment start together on flit boundaries and move in lock-step, so one phase serves all;
   // it is what tells an end code (phase 0, top bit 0) from a flit's second or third chunk.
-  logic [1:0]  rph_d, rph_q;
+  logic [1:0]    rph_d, rph_q;
 
   // The segment buffer: 128 chunks, not reset (a chunk is only read after it has been written).
-  logic [2:0]  mem [128];
-  logic        mem_we;
-  logic [2:0]  mem_wd;
+  logic [2:0]    mem [128];
+  logic          mem_we;
+  logic [2:0]    mem_wd;
 
   // ---- Ingress decode (§8.3) -----------------------------------------------------------------
-  logic [2:0] c;
-  logic       ing_on, start, endc, eom, gap, ill, done, trunc, seg_chunk, bad_long, brk;
-  logic       a1_done, a2_done;
-  logic [7:0] flit;
-  logic [2:0] f_code;
-  logic [4:0] f_addr;
-  logic       f_match, f_ahead, f_bad, f_two_dim;
-  logic       q_match, ahead2;
+  logic [2:0]     c;
+  logic           ing_on, start, endc, eom, gap, ill, done, trunc, seg_chunk, bad_long, brk;
+  logic           a1_flit, a2_flit, w_last, a1_done, a2_done;
+  logic [7:0]     flit;
+  logic [AWR-1:0] a1_w, a2_w;
+  logic [2:0]     f_code, a1_code, a2_code;
+  logic [AW-1:0]  f_addr;
+  logic           f_match, f_ahead, f_bad, f_two_dim, hdr_cut;
+  logic           q_match, ahead2;
 
   always_comb begin
     c = in_dat_i;
@@ -191,21 +215,40 @@ module mp1_rm (
     brk       = ill && !iseg_q;
     seg_chunk = start || (ing_on && ic_q != 2'd0) || endc;
     bad_long  = start && (ifl_q == IflLong);
-    a1_done   = done && (ihd_q == 2'd0);
-    a2_done   = done && (ihd_q == 2'd1);
     flit      = {isr_q, c};
+    // A flit of a1's / a2's address word completes (§14.2 rule 1); iwf_q is its index in the
+    // word, so the word completes with its last flit (§14.2 rule 2). At AWF = 1 every header flit
+    // is a whole word.
+    a1_flit   = done && (ihd_q == 2'd0);
+    a2_flit   = done && (ihd_q == 2'd1);
+    w_last    = (iwf_q == 1'(AWF - 1));
+    a1_done   = a1_flit && w_last;
+    a2_done   = a2_flit && w_last;
+    // The words with this flit shifted in, most significant flit first (§14.2 rule 1): at AWF = 1
+    // the flit itself.
+    a1_w      = AWR'({a1_q, flit});
+    a2_w      = AWR'({a2_q, flit});
+    // Control codes of the words held (§14.1: code = a[AW+2:AW]).
+    a1_code   = a1_q[AW+2:AW];
+    a2_code   = a2_q[AW+2:AW];
 
-    // Verdict on a1 as it completes (the flit itself, a1_q is written at the same edge).
-    f_code    = flit[7:5];
-    f_addr    = flit[4:0];
+    // Verdict on a1 as its word completes (the completed word, a1_q is written at the same edge;
+    // §14.2 rule 2).
+    f_code    = a1_w[AW+2:AW];
+    f_addr    = a1_w[AW-1:0];
     f_match   = (f_addr == pos_i);
     f_ahead   = neg_i ? (f_addr < pos_i) : (f_addr > pos_i);
-    f_two_dim = (a1_q[7:5] == CodeP2pStatic) || (a1_q[7:5] == CodeP2pAdapt) ||
-                (a1_q[7:5] == CodeBcast2d);
+    f_two_dim = (a1_code == CodeP2pStatic) || (a1_code == CodeP2pAdapt) ||
+                (a1_code == CodeBcast2d);
+    // A header cut short, for HOLD: a segment of a two-dimension header that ends before a2's
+    // word is complete (§8.8.11, also part of a2's word: §14.2 rule 6), or one that ends inside
+    // a1's word (§14.2 rule 6; only with AWF > 1: at AWF = 1 an end code follows a whole flit,
+    // and with it a1).
+    hdr_cut   = endc && ((ihd_q == 2'd1 && f_two_dim) || (WideAddr && ihd_q == 2'd0));
 
-    // Adaptive turn allowed once a2 completes (§8.6.4).
-    q_match   = (a1_q[4:0] == pos_i);
-    ahead2    = oneg_i ? (flit[4:0] < opos_i) : (flit[4:0] > opos_i);
+    // Adaptive turn allowed once a2's word completes (§8.6.4, §14.2 rule 2), on its address.
+    q_match   = (a1_q[AW-1:0] == pos_i);
+    ahead2    = oneg_i ? (a2_w[AW-1:0] < opos_i) : (a2_w[AW-1:0] > opos_i);
   end
 
   // ---- Route table (§8.5) and first chunks (§8.6.2) of a good a1 ----------------------------
@@ -228,7 +271,7 @@ module mp1_rm (
           rt_rp_st = PosA2;
         end
         CodeBcast2d: begin
-          // The interface gets the data only: a2 occupies 3-5 (§8.6.1).
+          // The interface gets the data only: a2's word comes first (§8.6.1, §14.2 rule 3).
           rt_route = RtOt | RtRc;
           rt_rp_rc = PosData;
         end
@@ -268,6 +311,7 @@ module mp1_rm (
     iseg_d          = iseg_q;
     ifl_d           = ifl_q;
     ihd_d           = ihd_q;
+    iwf_d           = iwf_q;
     a1_d            = a1_q;
     a2_d            = a2_q;
     vpend_d         = vpend_q;
@@ -320,7 +364,7 @@ module mp1_rm (
     // A broadcast that is not only being delivered here: an rc copy and a network copy (§8.8.10).
     bcast   = route_q[2] && (route_q[0] || route_q[1]);
     // A copy's first chunk is written once wp is beyond it; rp at or just ahead of wp is not
-    // (the first segment's copies start up to 6 chunks ahead of wp).
+    // (the first segment's copies start up to 6 AWF chunks ahead of wp, §14.2 rule 3).
     lead_st = rp_st_q - wp_q;
     lead_ot = rp_ot_q - wp_q;
     lead_rc = rp_rc_q - wp_q;
@@ -335,17 +379,18 @@ module mp1_rm (
     // Adaptive turn (§8.8.9): the code says how many dimensions remain and what to do at the
     // match, so it stays with the flit's place in the header while the addresses swap: the ot
     // copy sends a2's address under a1's code, then a1's address under a2's code. While swap_q
-    // its pointer reads only the header (3, 4, 5, 0, 1, 2; every message starts at 0, §8.6.1),
-    // so the pointer is the chunk index. Code bits are b7 b6 of a first chunk and the top bit of
-    // a second; third chunks (b2..b0) are pure address and go as buffered. a1_q and a2_q hold
-    // both flits by then (the turn needs a2 complete).
+    // its pointer reads only the header (a2's word 3 AWF .. 6 AWF - 1, then a1's 0 .. 3 AWF - 1;
+    // every message starts at 0, §8.6.1), so the pointer is the chunk index. The code sits in the
+    // first flit of each word (§14.2 rule 4): b7 b6 of its first chunk and the top bit of its
+    // second; the rest of a word is pure address and goes as buffered. a1_q and a2_q hold both
+    // words by then (the turn needs a2's word complete).
     ot_sw   = rd_ot;
     if (swap_q) begin
       unique case (rp_ot_q)
-        PosA2:   ot_sw = {1'b1, a1_q[7:6]};
-        PosA2Md: ot_sw = {a1_q[5], a2_q[4:3]};
-        PosA1:   ot_sw = {1'b1, a2_q[7:6]};
-        PosA1Md: ot_sw = {a2_q[5], a1_q[4:3]};
+        PosA2:   ot_sw = {1'b1, a1_code[2:1]};
+        PosA2Md: ot_sw = {a1_code[0], a2_q[AW-1:AW-2]};
+        PosA1:   ot_sw = {1'b1, a2_code[2:1]};
+        PosA1Md: ot_sw = {a2_code[0], a1_q[AW-1:AW-2]};
         default: ot_sw = rd_ot;
       endcase
     end
@@ -366,13 +411,25 @@ module mp1_rm (
       iseg_d = 1'b0;
       ifl_d  = 6'd0;
     end
-    if (a1_done) begin
-      a1_d  = flit;
-      ihd_d = 2'd1;
-    end else if (a2_done) begin
-      ihd_d = 2'd2;
+    // Header capture (§14.2 rule 1): each flit of a word is shifted in (a2's only for a
+    // two-dimension a1); the word's last flit moves ihd on and iwf back to 0.
+    if (a1_flit) begin
+      a1_d = a1_w;
+      if (w_last) begin
+        ihd_d = 2'd1;
+        iwf_d = 1'b0;
+      end else begin
+        iwf_d = iwf_q + 1'b1;
+      end
+    end else if (a2_flit) begin
       if (f_two_dim) begin
-        a2_d = flit;
+        a2_d = a2_w;
+      end
+      if (w_last) begin
+        ihd_d = 2'd2;
+        iwf_d = 1'b0;
+      end else begin
+        iwf_d = iwf_q + 1'b1;
       end
     end
 
@@ -418,8 +475,8 @@ module mp1_rm (
         end else if (vpend_q) begin
           vpend_d = 1'b0;
           if (trunc) begin
-            // a1 then a gap: a dead flit went by; the gap goes on as an idle chunk (§8.6.9),
-            // even when it arrived as the illegal chunk.
+            // a1 then a gap: a dead address word went by; the gap goes on as an idle chunk
+            // (§8.6.9), even when it arrived as the illegal chunk.
             st_dat_d   = ChIdle;
             cnt_dead_d = cnt_dead_q + 16'd1;
             rm_st_d    = Idle;
@@ -427,7 +484,7 @@ module mp1_rm (
             // Stop forwarding: downstream sees a1 then idle, a dead flit.
             req[0]   = 1'b0;
             st_dat_d = ChIdle;
-            if (a1_q[7:5] == CodeIllegal) begin
+            if (a1_code == CodeIllegal) begin
               cnt_bad_code_d = cnt_bad_code_q + 16'd1;
             end else begin
               cnt_bad_addr_d = cnt_bad_addr_q + 16'd1;
@@ -439,7 +496,7 @@ module mp1_rm (
           if (f_bad) begin
             vpend_d = 1'b1;
           end else if (f_match) begin
-            // The flit just forwarded is dead here: its last chunk goes out, then idle.
+            // The word just forwarded is dead here: its last chunk goes out, then idle.
             route_d = rt_route;
             rnew_d  = rt_rnew;
             if (rt_route[0]) rp_st_d = rt_rp_st;
@@ -449,7 +506,12 @@ module mp1_rm (
             rm_st_d = Hold;
           end
         end else if (endc) begin
-          if (eom) begin
+          if (WideAddr && ihd_q == 2'd0) begin
+            // A header cut inside a1's word (§14.2 rule 6): the end code goes on as in any PASS
+            // cycle and the message ends here, EOS or EOM alike; the next machine does the same.
+            cnt_cut_d = cnt_cut_q + 16'd1;
+            rm_st_d   = Idle;
+          end else if (eom) begin
             rm_st_d = Idle;
           end else begin
             // The straight copy has sent everything up to the EOS: a later segment that goes
@@ -460,7 +522,8 @@ module mp1_rm (
           end
         end else if (trunc) begin
           st_dat_d = ChIdle;
-          if (ifl_q == 6'd1) begin
+          // At most one address word's flits: a dead word (§14.2 rule 5).
+          if (ifl_q <= IflDead) begin
             cnt_dead_d = cnt_dead_q + 16'd1;
           end else begin
             cnt_cut_d = cnt_cut_q + 16'd1;
@@ -477,8 +540,9 @@ module mp1_rm (
           abort_msg      = 1'b1;
           rm_st_d        = Drop;
         end else if (trunc) begin
-          // The gap wins over an emission start in the same cycle (§8.6.3).
-          if (vpend_q || ifl_q == 6'd1) begin
+          // The gap wins over an emission start in the same cycle (§8.6.3). At most one address
+          // word's flits: a dead word (§14.2 rule 5).
+          if (vpend_q || ifl_q <= IflDead) begin
             cnt_dead_d = cnt_dead_q + 16'd1;
           end else begin
             cnt_cut_d = cnt_cut_q + 16'd1;
@@ -489,17 +553,16 @@ module mp1_rm (
           // route_q is still 0 here (a bad a1 sets no route), so nothing is sent.
           vpend_d   = 1'b0;
           abort_msg = 1'b1;
-          if (a1_q[7:5] == CodeIllegal) begin
+          if (a1_code == CodeIllegal) begin
             cnt_bad_code_d = cnt_bad_code_q + 16'd1;
           end else begin
             cnt_bad_addr_d = cnt_bad_addr_q + 16'd1;
           end
           rm_st_d = eom ? Idle : Drop;
-        end else if (endc && ihd_q == 2'd1 && f_two_dim) begin
-          // A header cut short (§8.8.11): a two-dimension a1 whose segment ends before a2 is a
-          // truncation. It wins over everything else in this cycle (the broadcast cut of
-          // §8.8.10, segend, an emission start): the owned outputs of the route get the illegal
-          // chunk and the message ends here.
+        end else if (hdr_cut) begin
+          // A header cut short (§8.8.11, §14.2 rule 6) is a truncation. It wins over everything
+          // else in this cycle (the broadcast cut of §8.8.10, segend, an emission start): the
+          // owned outputs of the route get the illegal chunk and the message ends here.
           cnt_cut_d = cnt_cut_q + 16'd1;
           abort_msg = 1'b1;
           rm_st_d   = Idle;
@@ -516,7 +579,7 @@ module mp1_rm (
               if (rt_route[3]) rp_pb_d = PosA2;
             end
           end
-          if (a2_done && a1_q[7:5] == CodeP2pAdapt && !q_match && ahead2 && !oedge_i) begin
+          if (a2_done && a1_code == CodeP2pAdapt && !q_match && ahead2 && !oedge_i) begin
             adapt_ok_d = 1'b1;
           end
           if (eom) begin
@@ -602,8 +665,9 @@ module mp1_rm (
           rm_st_d        = Drop;
         end else begin
           if (trunc) begin
-            // The copies run to wp and the message ends (§8.6.9).
-            if (ifl_q == 6'd1) begin
+            // The copies run to wp and the message ends (§8.6.9); a dead word as in PASS
+            // (§14.2 rule 5).
+            if (ifl_q <= IflDead) begin
               cnt_dead_d = cnt_dead_q + 16'd1;
             end else begin
               cnt_cut_d = cnt_cut_q + 16'd1;
@@ -702,7 +766,7 @@ module mp1_rm (
     if (live[1]) begin
       ot_dat_d = ot_sw;
       rp_ot_d  = rp_ot_q + 7'd1;
-      // Adaptive turn (§8.6.6): a2 (3-5), then a1 (0-2), then the data from 6.
+      // Adaptive turn (§8.6.6, §14.2 rule 4): a2's word, then a1's, then the data from 6 AWF.
       if (swap_q && rp_ot_q == PosA2Hi) begin
         rp_ot_d = PosA1;
       end else if (swap_q && rp_ot_q == PosA1Hi) begin
@@ -752,8 +816,9 @@ module mp1_rm (
       route_d    = 4'b0000;
       act_d      = 4'b0000;
       ihd_d      = 2'd0;
-      a1_d       = 8'd0;
-      a2_d       = 8'd0;
+      iwf_d      = 1'b0;
+      a1_d       = '0;
+      a2_d       = '0;
       vpend_d    = 1'b0;
       rnew_d     = 1'b0;
       adapt_ok_d = 1'b0;
@@ -765,7 +830,8 @@ module mp1_rm (
     end
 
     // stop on occupancy (§8.8.1): u_k, the chunks copy k has still to read (0 while its pointer
-    // is at most 6 chunks ahead of wp), over the copies of route_d; occ > 30 iff some u_k > 30.
+    // is at most 6 AWF chunks ahead of wp, §14.2 rule 3), over the copies of route_d; occ >
+    // OccMax iff some u_k > OccMax (30, or 17 at AWF = 2: §14.2 rule 7).
     // Also while an ended message drains: a new message must not arrive before wp and the read
     // pointers restart at 0.
     u_st   = ((rp_st_d - wp_d) <= MaxLead) ? 7'd0 : wp_d - rp_st_d;
@@ -784,8 +850,9 @@ module mp1_rm (
       iseg_q          <= 1'b0;
       ifl_q           <= 6'd0;
       ihd_q           <= 2'd0;
-      a1_q            <= 8'd0;
-      a2_q            <= 8'd0;
+      iwf_q           <= 1'b0;
+      a1_q            <= '0;
+      a2_q            <= '0;
       vpend_q         <= 1'b0;
       route_q         <= 4'b0000;
       rnew_q          <= 1'b0;
@@ -821,6 +888,7 @@ module mp1_rm (
       iseg_q          <= iseg_d;
       ifl_q           <= ifl_d;
       ihd_q           <= ihd_d;
+      iwf_q           <= iwf_d;
       a1_q            <= a1_d;
       a2_q            <= a2_d;
       vpend_q         <= vpend_d;
@@ -881,6 +949,7 @@ module mp1_rm (
   assign dbg_iseg_o          = iseg_q;
   assign dbg_ifl_o           = ifl_q;
   assign dbg_ihd_o           = ihd_q;
+  assign dbg_iwf_o           = iwf_q;
   assign dbg_a1_o            = a1_q;
   assign dbg_a2_o            = a2_q;
   assign dbg_vpend_o         = vpend_q;
