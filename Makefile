@@ -39,7 +39,8 @@ VL_DIR ?= $(BUILD)/vl/dslink$(VL_TAG)
 LOCKSTEP := $(VL_DIR)/Vdslink
 
 .PHONY: all deps lib run test test-unit test-lockstep test-bp3 lint synth check-ports mutants \
-        figures figures-doc figures-plot soak clean help lockstep bench reproduce test-mp1-rm mutants-mp1-rm test-mp1-plane mutants-mp1-plane test-mp1-chip mutants-mp1-chip test-mp1-mesh mutants-mp1-mesh test-mp1-torus
+        figures figures-doc figures-plot soak clean help lockstep bench reproduce test-mp1-rm mutants-mp1-rm test-mp1-plane mutants-mp1-plane test-mp1-chip mutants-mp1-chip test-mp1-mesh mutants-mp1-mesh test-mp1-torus \
+        test-mp1-awf2 check-ports-awf2
 
 all: lib $(BUILD)/madpost $(LOCKSTEP)
 
@@ -51,6 +52,8 @@ help:
 	@echo "                of every block and level"
 	@echo "make test-mp1-rm|test-mp1-plane|test-mp1-chip|test-mp1-mesh   one MP1 level"
 	@echo "make test-mp1-torus   the mesh lockstep as the unrolled torus (chip numbers by level)"
+	@echo "make test-mp1-awf2    every MP1 level's lockstep and the port check with two-flit address"
+	@echo "                      words (AWF = 2, docs/mp1.md §14), short runs"
 	@echo "make mutants-mp1-rm|...-plane|...-chip|...-mesh               its mutants"
 	@echo "make soak       long random lockstep runs (SOAK_CYCLES, SOAK_SEEDS)"
 	@echo "make bench      speed of the DS-Link model and lockstep, of the MP1 mesh model, and of the"
@@ -60,7 +63,7 @@ help:
 	@echo "make figures    measure the link figures and print them (figures-doc: into docs/dslink.md,"
 	@echo "                figures-plot: PNG and SVG plots under build/plots/)"
 	@echo "DSLINK_RTL=... DSLINK_TOP=... DSLINK_PARAMS=... DSLINK_CMP_REGS=0|1  select the RTL"
-	@echo "MP1_RM_RTL/TOP/CMP_REGS, MP1_PLANE_RTL/TOP, MP1_CHIP_RTL/TOP/CMP_REGS, MESH_KX/KY"
+	@echo "MP1_RM_RTL/TOP/CMP_REGS, MP1_PLANE_RTL/TOP, MP1_CHIP_RTL/TOP/CMP_REGS, MESH_KX/KY, MP1_AWF"
 
 deps:
 	@scripts/deps.sh
@@ -141,9 +144,22 @@ check-ports: $(BUILD)/portlist
 	@scripts/check_ports.sh $(BUILD)/portlist mp1_plane $(MP1_PLANE_TOP) $(MP1_PLANE_RTL)
 	@scripts/check_ports.sh $(BUILD)/portlist mp1_chip $(MP1_CHIP_TOP) $(MP1_CHIP_RTL)
 
-$(BUILD)/portlist: tools/portlist.c include/dslink_ports.h include/mp1_rm_ports.h include/mp1_plane_ports.h include/mp1_chip_ports.h
+PORT_HDRS := include/dslink_ports.h include/mp1_awf.h include/mp1_rm_ports.h include/mp1_plane_ports.h \
+             include/mp1_chip_ports.h
+$(BUILD)/portlist: tools/portlist.c $(PORT_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $< -o $@
+
+# The MP1 port lists with two-flit address words (docs/mp1.md §14): the widths from MP1_AWF = 2,
+# the RTL elaborated with AWF = 2.
+$(BUILD)/portlist_awf2: tools/portlist.c $(PORT_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) -DMP1_AWF=2 $< -o $@
+
+check-ports-awf2: $(BUILD)/portlist_awf2
+	@scripts/check_ports.sh $(BUILD)/portlist_awf2 mp1_rm $(MP1_RM_TOP) -GAWF=2 $(MP1_RM_RTL)
+	@scripts/check_ports.sh $(BUILD)/portlist_awf2 mp1_plane $(MP1_PLANE_TOP) -GAWF=2 $(MP1_PLANE_RTL)
+	@scripts/check_ports.sh $(BUILD)/portlist_awf2 mp1_chip $(MP1_CHIP_TOP) -GAWF=2 $(MP1_CHIP_RTL)
 
 # ---- Lockstep (Verilator) ------------------------------------------------------------------------
 # One recipe builds every lockstep binary: $(call vl_build,PREFIX,TOP,MDIR,RTL,TB_CPP,VFLAGS,CFLAGS).
@@ -202,6 +218,11 @@ soak: $(LOCKSTEP)
 	  $(LOCKSTEP) --test faults --seed $$s --cycles $(SOAK_CYCLES); done
 
 # ---- MP1 routing machine and plane lockstep (docs/mp1.md §8, §10) --------------------------------
+# Address flits per address word (docs/mp1.md §14) of every MP1 lockstep build: the RTL gets
+# -GAWF (only when not 1, so an RTL without the parameter still builds), the testbench -DMP1_AWF.
+MP1_AWF         ?= 1
+MP1_AWF_VFLAGS  := $(if $(filter-out 1,$(MP1_AWF)),-GAWF=$(MP1_AWF))
+MP1_AWF_CFLAGS  := -DMP1_AWF=$(MP1_AWF)
 MP1_RM_RTL      ?= rtl/mp1_rm.sv
 MP1_RM_TOP      ?= mp1_rm
 MP1_RM_CMP_REGS ?= 1
@@ -226,17 +247,17 @@ MP1M_LOCKSTEP   := $(MP1M_VL_DIR)/Vmp1_mesh
 MP1_MESH_SEEDS  ?= 1 2 3
 MP1_MESH_CYCLES ?= 50000
 MP1M_VFLAGS     := -GKX=$(MESH_KX) -GKY=$(MESH_KY) -GLVKX=$(MESH_LVK) -GLVKY=$(MESH_LVK) \
-                   +define+MP1_CHIP_MODULE=$(MP1_CHIP_TOP)
+                   +define+MP1_CHIP_MODULE=$(MP1_CHIP_TOP) $(MP1_AWF_VFLAGS)
 MP1M_CFLAGS     := -DMESH_KX=$(MESH_KX) -DMESH_KY=$(MESH_KY) -DMESH_LVKX=$(MESH_LVK) \
-                   -DMESH_LVKY=$(MESH_LVK) -DLOCKSTEP_CMP_REGS=$(MP1_CHIP_CMP_REGS)
+                   -DMESH_LVKY=$(MESH_LVK) -DLOCKSTEP_CMP_REGS=$(MP1_CHIP_CMP_REGS) $(MP1_AWF_CFLAGS)
 MP1_SEEDS       ?= 1 2 3 4 5 6 7 8 9 10
 MP1_CYCLES      ?= 200000
 MP1_TB_DEPS     := tb/mp1_stim.h tb/lockstep.h $(LIB) $(CMODEL_HDR)
 MP1_MUT_RUNS    := $(foreach s,1 2 3 4 5 6,'--seed $(s) --cycles 100000')
 
-$(MP1_VL_DIR)/config.stamp: STAMP = $(MP1_RM_RTL) $(MP1_RM_TOP) $(MP1_RM_CMP_REGS)
+$(MP1_VL_DIR)/config.stamp: STAMP = $(MP1_RM_RTL) $(MP1_RM_TOP) $(MP1_RM_CMP_REGS) $(MP1_AWF)
 $(MP1_LOCKSTEP): $(MP1_VL_DIR)/config.stamp tb/mp1_rm_lockstep.cpp $(MP1_TB_DEPS) $(MP1_RM_RTL)
-	$(call vl_build,Vmp1_rm,$(MP1_RM_TOP),$(MP1_VL_DIR),$(MP1_RM_RTL),tb/mp1_rm_lockstep.cpp,,-DLOCKSTEP_CMP_REGS=$(MP1_RM_CMP_REGS))
+	$(call vl_build,Vmp1_rm,$(MP1_RM_TOP),$(MP1_VL_DIR),$(MP1_RM_RTL),tb/mp1_rm_lockstep.cpp,$(MP1_AWF_VFLAGS),-DLOCKSTEP_CMP_REGS=$(MP1_RM_CMP_REGS) $(MP1_AWF_CFLAGS))
 
 RM_DIRECTED := pass dead_flit turn adaptive static_wait blocked_long broadcast broadcast_cut \
                piggy_intra piggy_inter bad_flits abort header_short stray
@@ -244,18 +265,18 @@ test-mp1-rm: $(MP1_LOCKSTEP)
 	@set -e; for t in $(RM_DIRECTED); do $(MP1_LOCKSTEP) --test $$t | tail -1; done
 	@set -e; for s in $(MP1_SEEDS); do $(MP1_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES) | tail -1; done
 
-$(MP1P_VL_DIR)/config.stamp: STAMP = $(MP1_PLANE_RTL) $(MP1_PLANE_TOP)
+$(MP1P_VL_DIR)/config.stamp: STAMP = $(MP1_PLANE_RTL) $(MP1_PLANE_TOP) $(MP1_AWF)
 $(MP1P_LOCKSTEP): $(MP1P_VL_DIR)/config.stamp tb/mp1_plane_lockstep.cpp $(MP1_TB_DEPS) $(MP1_PLANE_RTL)
-	$(call vl_build,Vmp1_plane,$(MP1_PLANE_TOP),$(MP1P_VL_DIR),$(MP1_PLANE_RTL),tb/mp1_plane_lockstep.cpp,,)
+	$(call vl_build,Vmp1_plane,$(MP1_PLANE_TOP),$(MP1P_VL_DIR),$(MP1_PLANE_RTL),tb/mp1_plane_lockstep.cpp,$(MP1_AWF_VFLAGS),$(MP1_AWF_CFLAGS))
 
 test-mp1-plane: $(MP1P_LOCKSTEP)
 	@set -e; for s in $(MP1_SEEDS); do $(MP1P_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES) | tail -1; done
 
-$(MP1C_VL_DIR)/config.stamp: STAMP = $(MP1_CHIP_RTL) $(MP1_CHIP_TOP) $(MP1_CHIP_CMP_REGS)
+$(MP1C_VL_DIR)/config.stamp: STAMP = $(MP1_CHIP_RTL) $(MP1_CHIP_TOP) $(MP1_CHIP_CMP_REGS) $(MP1_AWF)
 $(MP1C_LOCKSTEP): $(MP1C_VL_DIR)/config.stamp tb/mp1_chip_lockstep.cpp $(MP1_TB_DEPS) $(MP1_CHIP_RTL)
-	$(call vl_build,Vmp1_chip,$(MP1_CHIP_TOP),$(MP1C_VL_DIR),$(MP1_CHIP_RTL),tb/mp1_chip_lockstep.cpp,,-DLOCKSTEP_CMP_REGS=$(MP1_CHIP_CMP_REGS))
+	$(call vl_build,Vmp1_chip,$(MP1_CHIP_TOP),$(MP1C_VL_DIR),$(MP1_CHIP_RTL),tb/mp1_chip_lockstep.cpp,$(MP1_AWF_VFLAGS),-DLOCKSTEP_CMP_REGS=$(MP1_CHIP_CMP_REGS) $(MP1_AWF_CFLAGS))
 
-$(MP1M_VL_DIR)/config.stamp: STAMP = $(MP1_MESH_RTL) $(MP1_CHIP_TOP) $(MESH_KX) $(MESH_KY) $(MESH_LVK) $(MP1_CHIP_CMP_REGS)
+$(MP1M_VL_DIR)/config.stamp: STAMP = $(MP1_MESH_RTL) $(MP1_CHIP_TOP) $(MESH_KX) $(MESH_KY) $(MESH_LVK) $(MP1_CHIP_CMP_REGS) $(MP1_AWF)
 $(MP1M_LOCKSTEP): $(MP1M_VL_DIR)/config.stamp tb/mp1_mesh_lockstep.cpp $(MP1_TB_DEPS) $(MP1_MESH_RTL)
 	$(call vl_build,Vmp1_mesh,mp1_mesh,$(MP1M_VL_DIR),$(MP1_MESH_RTL),tb/mp1_mesh_lockstep.cpp,$(MP1M_VFLAGS),$(MP1M_CFLAGS))
 
@@ -270,6 +291,22 @@ test-mp1-mesh: $(MP1M_LOCKSTEP)
 test-mp1-torus:
 	@$(MAKE) --no-print-directory test-mp1-mesh MESH_KX=4 MESH_KY=4 MESH_LVK=2 MESH_DIRECTED= \
 	  MP1M_VL_DIR=$(BUILD)/vl/mp1_torus
+
+# Two-flit address words (docs/mp1.md §14): every level's lockstep, directed cases and short random
+# runs, with the RTL built with AWF = 2 and the stimuli's addresses over the 13-bit range, into
+# their own build directories; and the port check at those widths.
+AWF2_SEEDS       ?= 1 2 3
+AWF2_CYCLES      ?= 20000
+AWF2_MESH_SEEDS  ?= 1 2
+test-mp1-awf2: check-ports-awf2
+	@$(MAKE) --no-print-directory test-mp1-rm MP1_AWF=2 MP1_VL_DIR=$(BUILD)/vl/mp1_rm_awf2 \
+	  MP1_SEEDS="$(AWF2_SEEDS)" MP1_CYCLES=$(AWF2_CYCLES)
+	@$(MAKE) --no-print-directory test-mp1-plane MP1_AWF=2 MP1P_VL_DIR=$(BUILD)/vl/mp1_plane_awf2 \
+	  MP1_SEEDS="$(AWF2_SEEDS)" MP1_CYCLES=$(AWF2_CYCLES)
+	@$(MAKE) --no-print-directory test-mp1-chip MP1_AWF=2 MP1C_VL_DIR=$(BUILD)/vl/mp1_chip_awf2 \
+	  MP1_SEEDS="$(AWF2_SEEDS)" MP1_CYCLES=$(AWF2_CYCLES)
+	@$(MAKE) --no-print-directory test-mp1-mesh MP1_AWF=2 MP1M_VL_DIR=$(BUILD)/vl/mp1_mesh_awf2 \
+	  MP1_MESH_SEEDS="$(AWF2_MESH_SEEDS)" MP1_MESH_CYCLES=$(AWF2_CYCLES)
 
 CHIP_DIRECTED := inject_all selection stop_violation reception piggy_loop piggy_gateway
 test-mp1-chip: $(MP1C_LOCKSTEP)
@@ -372,6 +409,7 @@ test: deps
 	@$(MAKE) --no-print-directory test-mp1-mesh
 	@$(MAKE) --no-print-directory test-mp1-torus
 	@$(MAKE) --no-print-directory mutants
+	@$(MAKE) --no-print-directory test-mp1-awf2
 	@echo "make test: all passed"
 
 clean:

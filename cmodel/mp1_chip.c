@@ -180,9 +180,10 @@ static uint32_t out_stop_in(const mp1_chip_in_t *in, uint32_t tgt) {
   return s[tgt & 7u];
 }
 
-void mp1_chip_eval(const mp1_chip_state_t *st, const mp1_chip_in_t *in, mp1_chip_out_t *out,
-                   mp1_chip_next_t *nx) {
+void mp1_chip_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st, const mp1_chip_in_t *in,
+                   mp1_chip_out_t *out, mp1_chip_next_t *nx) {
   const mp1_chip_regs_t *r = &st->r;
+  const mp1_plane_cfg_t pcfg = {cfg->awf};
   nx->r = *r;
 
   /* Front-end stops (§11.3): combinational from registers and the target's downstream stop. */
@@ -245,7 +246,7 @@ void mp1_chip_eval(const mp1_chip_state_t *st, const mp1_chip_in_t *in, mp1_chip
       pi.rmx_pb_own = r->pba_own == mx, pi.rmy_pb_own = r->pba_own == my;
       pi.rmx_pb_free = pi.rmy_pb_free = r->pba_own == 0;
       pi.rmx_pb_stop = pi.rmy_pb_stop = pb_stop;
-      mp1_plane_eval(pl, &pi, &po, &nx->pl[p]);
+      mp1_plane_eval(&pcfg, pl, &pi, &po, &nx->pl[p]);
       rc_req[2 * p] = po.rmx_rc_req, rc_req[2 * p + 1] = po.rmy_rc_req;
       pb_req[2 * p] = po.rmx_pb_req, pb_req[2 * p + 1] = po.rmy_pb_req;
       rc_any |= po.rmx_rc_req | po.rmy_rc_req;

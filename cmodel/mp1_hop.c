@@ -53,7 +53,7 @@ static uint32_t make_msg(const mp1_mesh_cfg_t *c, uint32_t s, uint32_t d, uint32
                          uint32_t adaptive, uint64_t id, mp1_msg_t *m) {
   memset(m, 0, sizeof *m);
   m->id = id;
-  const uint32_t h = mp1_msg_p2p(c->kx, s, d, adaptive, m);
+  const uint32_t h = mp1_msg_p2p(c->awf, c->kx, s, d, adaptive, m);
   for (uint32_t i = 0; i < len; i++)
     m->bytes[h + i] = (uint8_t)(id ? id * 31 + i * 7 : 0xa5u ^ (i * 29u));
   m->len = h + len;
@@ -252,7 +252,8 @@ static int simulate(const mp1_hop_cfg_t *cfg, mp1_hop_result_t *res, const uint3
   hop_ctx_t h;
   memset(&h, 0, sizeof h);
   h.cfg = cfg;
-  const mp1_mesh_cfg_t mc = {.kx = cfg->kx, .ky = cfg->ky};
+  /* MP1 as §1-13 specify it: one-flit addresses (docs/mp1.md §14) */
+  const mp1_mesh_cfg_t mc = {.kx = cfg->kx, .ky = cfg->ky, .awf = 1};
   if (mp1_mesh_init(&h.st, &h.nx, mc)) {
     fail(err, errlen, "cannot build a %ux%u mesh", cfg->kx, cfg->ky);
     return -1;

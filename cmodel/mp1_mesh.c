@@ -8,7 +8,10 @@
 int mp1_mesh_init(mp1_mesh_state_t *st, mp1_mesh_next_t *nx, mp1_mesh_cfg_t cfg) {
   memset(st, 0, sizeof *st);
   memset(nx, 0, sizeof *nx);
-  if (cfg.kx < 1 || cfg.ky < 1 || cfg.kx > MP1_MESH_MAX || cfg.ky > MP1_MESH_MAX) return -1;
+  if (cfg.awf > MP1_AWF_MAX) return -1;
+  if (cfg.awf == 0) cfg.awf = 1;
+  const uint32_t kmax = mp1_mesh_max(cfg.awf);
+  if (cfg.kx < 1 || cfg.ky < 1 || cfg.kx > kmax || cfg.ky > kmax) return -1;
   const size_t n = (size_t)cfg.kx * cfg.ky;
   st->cfg = cfg;
   st->chip = calloc(n, sizeof *st->chip);
@@ -78,6 +81,7 @@ static void put_out(mp1_mesh_out_t *o, const mp1_chip_out_t *co) {
 void mp1_mesh_eval(const mp1_mesh_state_t *st, const mp1_mesh_in_t *in, mp1_mesh_out_t *out,
                    mp1_mesh_next_t *nx) {
   const mp1_mesh_cfg_t *cfg = &st->cfg;
+  const mp1_chip_cfg_t ccfg = {cfg->awf};
   const uint32_t kx = cfg->kx, ky = cfg->ky, n = kx * ky;
   /* A node's outputs are copied out one node later: read at once, wide copies of the chip's
    * fields would wait on its narrow stores (a store-forwarding stall). */
@@ -119,7 +123,7 @@ void mp1_mesh_eval(const mp1_mesh_state_t *st, const mp1_mesh_in_t *in, mp1_mesh
       ci->p1_xout_stop = sout[2], ci->p1_yout_stop = sout[3];
       ci->p2_xout_stop = sout[4], ci->p2_yout_stop = sout[5];
       ci->p3_xout_stop = sout[6], ci->p3_yout_stop = sout[7];
-      mp1_chip_eval(&st->chip[i], ci, &co[i & 1u], &nx->chip[i]);
+      mp1_chip_eval(&ccfg, &st->chip[i], ci, &co[i & 1u], &nx->chip[i]);
       if (i > 0) put_out(&out[i - 1], &co[(i - 1) & 1u]);
     }
   }

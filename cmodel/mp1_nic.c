@@ -13,17 +13,18 @@ int mp1_nic_push(mp1_nic_t *nic, const mp1_msg_t *m) {
   return 0;
 }
 
-uint32_t mp1_msg_p2p(uint32_t kx, uint32_t s, uint32_t d, uint32_t adaptive, mp1_msg_t *m) {
+uint32_t mp1_msg_p2p(uint32_t awf, uint32_t kx, uint32_t s, uint32_t d, uint32_t adaptive,
+                     mp1_msg_t *m) {
   const uint32_t sx = s % kx, sy = s / kx, dx = d % kx, dy = d / kx;
   const uint32_t plane = ((dx < sx) << 1) | (dy < sy);
   uint32_t h = 0, dim = 0;
   if (dx != sx && dy != sy) {
-    m->bytes[h++] = (uint8_t)(((adaptive ? 1u : 0u) << 5) | dx);
-    m->bytes[h++] = (uint8_t)((2u << 5) | dy);
+    h += mp1_addr_put(awf, adaptive ? MP1_CODE_P2P_ADAPTIVE : MP1_CODE_P2P_STATIC, dx, m->bytes);
+    h += mp1_addr_put(awf, MP1_CODE_DELIVER, dy, m->bytes + h);
   } else if (dx != sx) {
-    m->bytes[h++] = (uint8_t)((2u << 5) | dx);
+    h += mp1_addr_put(awf, MP1_CODE_DELIVER, dx, m->bytes);
   } else {
-    m->bytes[h++] = (uint8_t)((2u << 5) | dy);
+    h += mp1_addr_put(awf, MP1_CODE_DELIVER, dy, m->bytes);
     dim = 1;
   }
   m->len = h;

@@ -48,13 +48,14 @@ void mp1_plane_eval_quiet(const mp1_plane_state_t *st, uint32_t inj_x_req, uint3
   out->rmy_pb_req = 0;
 }
 
-void mp1_plane_eval(const mp1_plane_state_t *st, const mp1_plane_in_t *in, mp1_plane_out_t *out,
-                    mp1_plane_next_t *nx) {
+void mp1_plane_eval(const mp1_plane_cfg_t *cfg, const mp1_plane_state_t *st,
+                    const mp1_plane_in_t *in, mp1_plane_out_t *out, mp1_plane_next_t *nx) {
   if (mp1_plane_quiet(st, in->xin_dat, in->yin_dat)) {
     mp1_plane_eval_quiet(st, in->inj_x_req, in->inj_x_dat, in->inj_y_req, in->inj_y_dat, out, nx);
     return;
   }
   const uint32_t ax = st->arbx_own, ay = st->arby_own;
+  const mp1_rm_cfg_t rcfg = {cfg->awf};
   mp1_rm_out_t ox, oy;
   /* A quiet machine's inputs are not gathered (mp1_rm_quiet). */
   if (mp1_rm_quiet(&st->rmx, in->xin_dat)) {
@@ -68,7 +69,7 @@ void mp1_plane_eval(const mp1_plane_state_t *st, const mp1_plane_in_t *in, mp1_p
         .ot_own = ay == 2, .ot_free = ay == 0, .ot_stop = in->yout_stop,
         .rc_own = in->rmx_rc_own, .rc_free = in->rmx_rc_free, .rc_stop = in->rmx_rc_stop,
         .pb_own = in->rmx_pb_own, .pb_free = in->rmx_pb_free, .pb_stop = in->rmx_pb_stop};
-    mp1_rm_eval(&st->rmx, &ix, &ox, &nx->rmx);
+    mp1_rm_eval(&rcfg, &st->rmx, &ix, &ox, &nx->rmx);
   }
   if (mp1_rm_quiet(&st->rmy, in->yin_dat)) {
     mp1_rm_eval_quiet(&st->rmy, &oy, &nx->rmy);
@@ -81,7 +82,7 @@ void mp1_plane_eval(const mp1_plane_state_t *st, const mp1_plane_in_t *in, mp1_p
         .ot_own = ax == 2, .ot_free = ax == 0, .ot_stop = in->xout_stop,
         .rc_own = in->rmy_rc_own, .rc_free = in->rmy_rc_free, .rc_stop = in->rmy_rc_stop,
         .pb_own = in->rmy_pb_own, .pb_free = in->rmy_pb_free, .pb_stop = in->rmy_pb_stop};
-    mp1_rm_eval(&st->rmy, &iy, &oy, &nx->rmy);
+    mp1_rm_eval(&rcfg, &st->rmy, &iy, &oy, &nx->rmy);
   }
   nx->arbx_own = mp1_arb_next(ax, ox.st_req, oy.ot_req, in->inj_x_req);
   nx->arby_own = mp1_arb_next(ay, oy.st_req, ox.ot_req, in->inj_y_req);

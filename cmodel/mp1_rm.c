@@ -1,5 +1,6 @@
 /* MP1 routing machine (docs/mp1.md §8): mad-postman cut-through, turns and consumption through a
- * chunk buffer, adaptive turns, broadcast copies, dead and bad flits. */
+ * chunk buffer, adaptive turns, broadcast copies, dead and bad flits; address words of one or two
+ * flits (§14). */
 #include "mp1_rm.h"
 
 #include <string.h>
@@ -10,44 +11,62 @@ static int two_dim(uint32_t code) {
 
 static int ahead_of(uint32_t a, uint32_t p, uint32_t neg) { return neg ? a < p : a > p; }
 
+/* What AWF fixes (docs/mp1.md §14.2): the address bits and the masks of an address and of a
+ * word {code, addr}, the flit index that completes a word, the buffer chunks where the copies that
+ * skip a1 (off1) and a1 and a2 (off2) start, which is also how far a read pointer may lead the
+ * writer (rule 3), and the stop threshold (rule 7). At AWF = 1 every figure is §8's. */
+typedef struct {
+  uint32_t aw, amask, wmask, wlast, off1, off2, stop_max;
+} awf_t;
+
+/* A table, not arithmetic: every non-quiet machine of a network looks it up each cycle. AW =
+ * 5 + 8 (AWF - 1); masks 2^AW - 1 and 2^(AW + 3) - 1; AWF - 1; 3 AWF; 6 AWF; 30 or 17. */
+static const awf_t awf_tab[2] = {
+    {5, 31, 255, 0, 3, 6, 30},       /* AWF = 1: MP1 as §8 specifies it */
+    {13, 8191, 65535, 1, 6, 12, 17}, /* AWF = 2 */
+};
+
+static const awf_t *awf_of(const mp1_rm_cfg_t *cfg) { return &awf_tab[cfg->awf == 2]; }
+
 typedef struct {
   uint32_t mask, rnew;
   uint32_t first[MP1_RM_NOUT];
 } route_t;
 
-/* docs/mp1.md §8.5 and §8.6 rule 2. */
-static route_t route_for(uint32_t code, int match) {
+/* docs/mp1.md §8.5 and §8.6 rule 2; the first chunks past a1 (off1) and past a2 (off2), §14.2
+ * rule 3. */
+static route_t route_for(uint32_t code, int match, uint32_t off1, uint32_t off2) {
   route_t r = {0, 0, {0, 0, 0, 0}};
 #define ADD(k, f) (r.mask |= 1u << (k), r.first[k] = (f))
   if (!match) {
     ADD(MP1_RM_ST, 0);
     if (code == MP1_CODE_BCAST_2D) {
-      ADD(MP1_RM_OT, 3);
-      ADD(MP1_RM_RC, 6);
+      ADD(MP1_RM_OT, off1);
+      ADD(MP1_RM_RC, off2);
     } else if (code == MP1_CODE_BCAST_1D) {
-      ADD(MP1_RM_RC, 3);
+      ADD(MP1_RM_RC, off1);
     }
     return r;
   }
   switch (code) {
   case MP1_CODE_P2P_STATIC:
   case MP1_CODE_P2P_ADAPTIVE:
-    ADD(MP1_RM_OT, 3);
+    ADD(MP1_RM_OT, off1);
     break;
   case MP1_CODE_DELIVER:
   case MP1_CODE_BCAST_1D:
-    ADD(MP1_RM_RC, 3);
+    ADD(MP1_RM_RC, off1);
     break;
   case MP1_CODE_PIGGY_INTRA:
-    ADD(MP1_RM_ST, 3);
+    ADD(MP1_RM_ST, off1);
     r.rnew = 1;
     break;
   case MP1_CODE_BCAST_2D:
-    ADD(MP1_RM_OT, 3);
-    ADD(MP1_RM_RC, 6);
+    ADD(MP1_RM_OT, off1);
+    ADD(MP1_RM_RC, off2);
     break;
   default: /* PIGGY_INTER; ILLEGAL never gets here (a bad a1) */
-    ADD(MP1_RM_PB, 3);
+    ADD(MP1_RM_PB, off1);
     break;
   }
 #undef ADD
@@ -56,17 +75,18 @@ static route_t route_for(uint32_t code, int match) {
 
 void mp1_rm_reset(mp1_rm_state_t *st) { memset(st, 0, sizeof *st); }
 
-/* A truncation: after the segment's first flit a dead flit, after more a cut (§8.6 rule 9). */
-static void count_trunc(const mp1_rm_regs_t *q, mp1_rm_regs_t *d) {
-  if (q->ifl == 1)
+/* A truncation: after no more than the segment's first address word a dead word, after more a
+ * cut (§8.6 rule 9, §14.2 rule 5). */
+static void count_trunc(const awf_t *A, const mp1_rm_regs_t *q, mp1_rm_regs_t *d) {
+  if (q->ifl <= A->wlast + 1u)
     d->cnt_dead = (q->cnt_dead + 1) & 0xffffu;
   else
     d->cnt_cut = (q->cnt_cut + 1) & 0xffffu;
 }
 
 /* The verdict on a bad a1 whose next chunk is not a gap: a bad message (§8.6 rule 3). */
-static void count_bad(const mp1_rm_regs_t *q, mp1_rm_regs_t *d) {
-  if ((q->a1 >> 5) == MP1_CODE_ILLEGAL)
+static void count_bad(const awf_t *A, const mp1_rm_regs_t *q, mp1_rm_regs_t *d) {
+  if ((uint32_t)(q->a1 >> A->aw) == MP1_CODE_ILLEGAL)
     d->cnt_bad_code = (q->cnt_bad_code + 1) & 0xffffu;
   else
     d->cnt_bad_addr = (q->cnt_bad_addr + 1) & 0xffffu;
@@ -74,25 +94,30 @@ static void count_bad(const mp1_rm_regs_t *q, mp1_rm_regs_t *d) {
 
 /* An adaptive turn sends a2 first and a1 second, each carrying the other's control code: the
  * code belongs to the position (the leading flit names two dimensions), the address to the
- * dimension (§8.8 rule 9). Chunk `at` of the swapped pair; other chunks pass unchanged. */
-static uint32_t swap_chunk(const mp1_rm_regs_t *q, uint32_t at, uint32_t c) {
-  const uint32_t a1 = q->a1, a2 = q->a2;
-  switch (at) {
-  case 3: return 4u | ((a1 >> 6) & 3u);                      /* 1, a1's code b7 b6 */
-  case 4: return (((a1 >> 5) & 1u) << 2) | ((a2 >> 3) & 3u); /* a1's b5, a2's b4 b3 */
-  case 0: return 4u | ((a2 >> 6) & 3u);
-  case 1: return (((a2 >> 5) & 1u) << 2) | ((a1 >> 3) & 3u);
-  default: return c;
-  }
+ * dimension (§8.8 rule 9). Only the words' first flits change (§14.2 rule 4). Chunk `at` of the
+ * swapped pair; other chunks pass unchanged. */
+static uint32_t swap_chunk(const awf_t *A, const mp1_rm_regs_t *q, uint32_t at, uint32_t c) {
+  const uint32_t a1 = q->a1, a2 = q->a2, aw = A->aw;
+  if (at == A->off1) /* 1, a1's code[2:1] */
+    return 4u | ((a1 >> (aw + 1)) & 3u);
+  if (at == A->off1 + 1) /* a1's code[0], a2's addr[AW-1:AW-2] */
+    return (((a1 >> aw) & 1u) << 2) | ((a2 >> (aw - 2)) & 3u);
+  if (at == 0)
+    return 4u | ((a2 >> (aw + 1)) & 3u);
+  if (at == 1)
+    return (((a2 >> aw) & 1u) << 2) | ((a1 >> (aw - 2)) & 3u);
+  return c;
 }
 
-void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *out,
-                 mp1_rm_next_t *nx) {
+void mp1_rm_eval(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st, const mp1_rm_in_t *in,
+                 mp1_rm_out_t *out, mp1_rm_next_t *nx) {
   const mp1_rm_regs_t *q = &st->r;
   if (mp1_rm_quiet(st, in->in_dat)) {
     mp1_rm_eval_quiet(st, out, nx);
     return;
   }
+  const awf_t *A = awf_of(cfg);
+  const uint32_t off2 = A->off2; /* read once: the loops below compare with it */
   mp1_rm_regs_t *d = &nx->r;
   *d = *q;
   nx->we = nx->waddr = nx->wdata = 0;
@@ -129,24 +154,29 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
      (§8.8 rule 12) */
   const int abort_in = en && ic == 0 && !q->iseg && c == MP1_CH_ILLEGAL &&
                        (s0 == MP1_RM_HOLD || s0 == MP1_RM_EMIT);
-  /* a two-dimension header cut short is a truncation instead (§8.8 rule 11) */
-  const int hdr_cut = endc && s0 == MP1_RM_HOLD && q->ihd == 1 && two_dim(q->a1 >> 5);
+  /* a two-dimension header cut short is a truncation instead (§8.8 rule 11), and so is a header cut
+   * inside a1's word (§14.2 rule 6; PASS handles that one below) */
+  const int hdr_cut = endc && s0 == MP1_RM_HOLD &&
+                      (q->ihd == 0 || (q->ihd == 1 && two_dim((uint32_t)q->a1 >> A->aw)));
   const int bcut = endc && c == MP1_CH_EOS && (s0 == MP1_RM_HOLD || s0 == MP1_RM_EMIT) &&
                    !hdr_cut && (bc >> MP1_RM_RC & 1u) &&
                    (bc & ((1u << MP1_RM_ST) | (1u << MP1_RM_OT)));
   const int overlong = start && q->ifl == 32;
   const uint32_t s = q->rm_st;
 
-  const int a1_done = done && q->ihd == 0;
-  const uint32_t a1 = a1_done ? byte : q->a1;
-  const uint32_t code = a1 >> 5, addr = a1 & 31u;
-  const int match = addr == in->pos;
+  /* The address words shift in a flit at a time (§14.2 rule 1); a1's decisions are taken when its
+   * word completes (rule 2), on the completed word. */
+  const int word_end = done && q->iwf == A->wlast;
+  const int a1_done = word_end && q->ihd == 0;
   /* Bad: illegal code, unreachable address, or a route into a missing output (§8.8 rule 2).
    * Only a just-completed a1 is judged, so the route is worked out only then. */
   route_t a1_route = {0, 0, {0, 0, 0, 0}};
-  int bad = 0;
+  int bad = 0, match = 0;
   if (a1_done) {
-    a1_route = route_for(code, match);
+    const uint32_t a1w = (((uint32_t)q->a1 << 8) | byte) & A->wmask;
+    const uint32_t code = a1w >> A->aw, addr = a1w & A->amask;
+    match = addr == in->pos;
+    a1_route = route_for(code, match, A->off1, A->off2);
     bad = code == MP1_CODE_ILLEGAL ||
           (!match && (!ahead_of(addr, in->pos, in->neg) || in->edge)) ||
           ((a1_route.mask >> MP1_RM_ST & 1u) && in->edge) ||
@@ -168,13 +198,14 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
       d->ifl = q->ifl < 33 ? q->ifl + 1 : 33;
     else if (endc || trunc)
       d->ifl = 0;
-    if (done && q->ihd == 0) {
-      d->a1 = byte;
-      d->ihd = 1;
-    } else if (done && q->ihd == 1) {
-      d->ihd = 2;
-      if (two_dim(q->a1 >> 5))
-        d->a2 = byte;
+    if (done && q->ihd < 2) {
+      if (q->ihd == 0)
+        d->a1 = (uint16_t)((((uint32_t)q->a1 << 8) | byte) & A->wmask);
+      else if (two_dim((uint32_t)q->a1 >> A->aw))
+        d->a2 = (uint16_t)((((uint32_t)q->a2 << 8) | byte) & A->wmask);
+      d->iwf = word_end ? 0u : q->iwf + 1u;
+      if (word_end)
+        d->ihd = q->ihd + 1u;
     }
     if ((seg_chunk || abort_in) && s != MP1_RM_DROP) {
       nx->we = 1;
@@ -214,12 +245,12 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
     const uint32_t e_ = mp1_rm_mem(st, rp[k]);                                       \
     dat[k] = e_ & 7u;                                                                \
     if ((k) == MP1_RM_OT && swap)                                                    \
-      dat[k] = swap_chunk(q, rp[k], dat[k]);                                         \
+      dat[k] = swap_chunk(A, q, rp[k], dat[k]);                                      \
     req[k] = 1;                                                                      \
-    if ((k) == MP1_RM_OT && swap && rp[k] == 5)                                      \
+    if ((k) == MP1_RM_OT && swap && rp[k] == A->off2 - 1)                            \
       rp[k] = 0;                                                                     \
-    else if ((k) == MP1_RM_OT && swap && rp[k] == 2)                                 \
-      rp[k] = 6, swap = 0;                                                           \
+    else if ((k) == MP1_RM_OT && swap && rp[k] == A->off1 - 1)                       \
+      rp[k] = A->off2, swap = 0;                                                     \
     else                                                                             \
       rp[k] = (rp[k] + 1) & 127u;                                                    \
     if (e_ & 8u)                                                                     \
@@ -253,7 +284,7 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
         next = MP1_RM_IDLE;
       } else {
         req[MP1_RM_ST] = 0;
-        count_bad(q, d);
+        count_bad(A, q, d);
         next = eom ? MP1_RM_IDLE : MP1_RM_DROP;
       }
     } else if (overlong) {
@@ -273,6 +304,11 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
           rp[k] = r.first[k];
         next = MP1_RM_HOLD;
       }
+    } else if (endc && q->ihd == 0) {
+      /* a header cut inside a1's word: the end code goes on, and so does the cut, to the next
+         machine, which does the same (§14.2 rule 6) */
+      d->cnt_cut = (q->cnt_cut + 1) & 0xffffu;
+      next = MP1_RM_IDLE;
     } else if (endc) {
       if (eom) {
         next = MP1_RM_IDLE;
@@ -284,7 +320,7 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
       }
     } else if (trunc) {
       dat[MP1_RM_ST] = 0;
-      count_trunc(q, d);
+      count_trunc(A, q, d);
       next = MP1_RM_IDLE;
     }
     break;
@@ -296,13 +332,13 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
         d->cnt_dead = (q->cnt_dead + 1) & 0xffffu;
         next = MP1_RM_IDLE;
       } else {
-        count_bad(q, d);
+        count_bad(A, q, d);
         next = eom ? MP1_RM_IDLE : MP1_RM_DROP;
       }
       break;
     }
     if (trunc) {
-      count_trunc(q, d);
+      count_trunc(A, q, d);
       ABORT_OUTPUTS();
       next = MP1_RM_IDLE;
       break;
@@ -314,7 +350,8 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
       break;
     }
     if (hdr_cut) {
-      /* the header ends before its second address flit (§8.8 rule 11) */
+      /* the header ends before its second address word (§8.8 rule 11), or inside its first
+         (§14.2 rule 6) */
       d->cnt_cut = (q->cnt_cut + 1) & 0xffffu;
       ABORT_OUTPUTS();
       next = MP1_RM_IDLE;
@@ -328,7 +365,7 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
       if (q->adapt_ok && q->route == (1u << MP1_RM_ST) && !own[MP1_RM_ST] && own[MP1_RM_OT]) {
         route = 1u << MP1_RM_OT;
         swap = 1;
-        rp[MP1_RM_OT] = 3;
+        rp[MP1_RM_OT] = A->off1;
         d->cnt_adapt = (q->cnt_adapt + 1) & 0xffffu;
         if (q->segend)
           d->cnt_adapt_buf = (q->cnt_adapt_buf + 1) & 0xffffu;
@@ -361,8 +398,9 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
           }
           req[k] = (uint32_t)r_k;
           lower_owned = lower_owned && own[k];
-          /* written: the writer is past the copy's first chunk (a pointer may lead by up to 6) */
-          ready = ready && own[k] && !stop[k] && ((q_rp[k] - q->wp) & 127u) > 6 &&
+          /* written: the writer is past the copy's first chunk (a pointer may lead by up to
+             6 AWF, §14.2 rule 3) */
+          ready = ready && own[k] && !stop[k] && ((q_rp[k] - q->wp) & 127u) > off2 &&
                   q_dat[k] == MP1_CH_IDLE; /* an idle chunk after an EOS (§8.8 rule 3) */
         }
         if (q->adapt_ok && q->route == (1u << MP1_RM_ST) && !own[MP1_RM_ST])
@@ -387,8 +425,11 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
           rp[k] = r.first[k];
       }
     }
-    if (done && q->ihd == 1 && two_dim(q->a1 >> 5) && (q->a1 >> 5) == MP1_CODE_P2P_ADAPTIVE &&
-        (q->a1 & 31u) != in->pos && ahead_of(byte & 31u, in->opos, in->oneg) && !in->oedge)
+    /* the adaptive permission, when a2's word completes (§8.6 rule 4, §14.2 rule 2) */
+    if (word_end && q->ihd == 1 && ((uint32_t)q->a1 >> A->aw) == MP1_CODE_P2P_ADAPTIVE &&
+        (q->a1 & A->amask) != in->pos && ahead_of(((uint32_t)q->a2 << 8 | byte) & A->amask, in->opos,
+                                                  in->oneg) &&
+        !in->oedge)
       d->adapt_ok = 1;
     break;
 
@@ -400,7 +441,7 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
     }
     if (trunc) {
       d->ended = 1;
-      count_trunc(q, d);
+      count_trunc(A, q, d);
     }
     for (int k = 0; k < MP1_RM_NOUT; k++) {
       if (!(act & (1u << k)))
@@ -480,17 +521,18 @@ void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *
     mp1_rm_clear_message(d);
   if (s == MP1_RM_EMIT && next == MP1_RM_DROP)
     d->ended = d->bcut = 0; /* the later segments may come: stop falls */
-  /* stop on occupancy (§8.8 rule 1): with at most 30 unread chunks a new segment still fits. */
+  /* stop on occupancy (§8.8 rule 1): with at most 30 unread chunks (17 at AWF = 2, whose lead
+   * window is 12 chunks: §14.2 rule 7) a new segment still fits. */
   uint32_t occ = 0;
   for (int k = 0; k < MP1_RM_NOUT; k++) {
     if (!(d->route & (1u << k)))
       continue;
     const uint32_t lead = (rp[k] - d->wp) & 127u;
-    const uint32_t u = lead <= 6 ? 0 : (d->wp - rp[k]) & 127u;
+    const uint32_t u = lead <= off2 ? 0 : (d->wp - rp[k]) & 127u;
     if (u > occ)
       occ = u;
   }
-  d->stop = d->ended || ((next == MP1_RM_HOLD || next == MP1_RM_EMIT) && occ > 30);
+  d->stop = d->ended || ((next == MP1_RM_HOLD || next == MP1_RM_EMIT) && occ > A->stop_max);
 
   out->in_stop = q->stop;
   out->st_dat = q->st_dat;

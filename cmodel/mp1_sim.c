@@ -12,12 +12,15 @@
 
 /* A message from generation to reception. Its data carry the tag the receiver matches it by:
  * the queue-entry cycle's low 16 bits (as 004 §4.2 keeps it in the first two data bytes), then
- * the source node; later bytes are a pattern of both, checked on arrival. */
+ * the source node; later bytes are a pattern of both, checked on arrival. Its length counts one
+ * byte per address word (the paper's L): the data do not depend on the address flits per word,
+ * only the header's flits do (docs/mp1.md §14.4; msg_flits). */
 typedef struct {
   uint64_t t_enq, t_start, t_inj;
   uint32_t src, dst, next;
-  uint16_t len;
-  uint8_t h, sel, hdr[2], sent;
+  uint16_t len;       /* data bytes + h */
+  uint16_t hdr[2];    /* address words {code, addr} (docs/mp1.md §14.1) */
+  uint8_t h, sel, sent; /* h: address words */
   uint8_t carrier; /* a broadcast as injected: its copies are the destinations' own records */
 } msg_t;
 
@@ -51,6 +54,7 @@ typedef struct {
   uint32_t n;        /* nodes */
   uint32_t nc, per;  /* chips, chips per node */
   uint32_t vkx;      /* the chip mesh's width (2 kx in a torus) */
+  uint32_t awf;      /* address flits per address word (mp1_sim_awf) */
   mp1_mesh_state_t st;
   mp1_mesh_next_t nx;
   mp1_mesh_in_t *in;
@@ -172,12 +176,12 @@ static void msg_header(sim_t *s, msg_t *m, rng_t *r) {
     dim = s->c->route == MP1_ROUTE_OBLIVIOUS ? 0 : (uint32_t)rng_below(r, 2);
     const uint32_t code = s->c->route == MP1_ROUTE_ADAPTIVE ? 1u : 0u;
     const uint32_t first = dim ? dy : dx, second = dim ? dx : dy;
-    m->hdr[0] = (uint8_t)((code << 5) | first);
-    m->hdr[1] = (uint8_t)((2u << 5) | second);
+    m->hdr[0] = (uint16_t)mp1_addr_word(s->awf, code, first);
+    m->hdr[1] = (uint16_t)mp1_addr_word(s->awf, MP1_CODE_DELIVER, second);
     m->h = 2;
   } else {
     dim = !ox;
-    m->hdr[0] = (uint8_t)((2u << 5) | (dim ? dy : dx));
+    m->hdr[0] = (uint16_t)mp1_addr_word(s->awf, MP1_CODE_DELIVER, dim ? dy : dx);
     m->h = 1;
   }
   m->sel = (uint8_t)mp1_sel_flit(chip, plane, dim);
@@ -193,12 +197,21 @@ static uint8_t data_byte(uint32_t src, uint32_t t_lo, uint32_t j) {
   }
 }
 
-/* Chunk pos of a message as its interface sends it (docs/mp1.md §3, §11.3). */
-static uint32_t msg_chunk(const msg_t *m, uint32_t pos) {
+/* Flits of a message: its address words of awf flits each, then its data. */
+static uint32_t msg_flits(const sim_t *s, const msg_t *m) {
+  return m->len + m->h * (s->awf - 1u);
+}
+
+/* Chunk pos of a message as its interface sends it (docs/mp1.md §3, §11.3, §14.1). */
+static uint32_t msg_chunk(const sim_t *s, const msg_t *m, uint32_t pos) {
+  const uint32_t awf = s->awf, hf = m->h * awf;
   uint32_t i, k;
-  const int c = mp1_msg_chunk_at(m->sel, m->len, pos, &i, &k);
+  const int c = mp1_msg_chunk_at(m->sel, msg_flits(s, m), pos, &i, &k);
   if (c >= 0) return (uint32_t)c;
-  return mp1_flit_chunk(i < m->h ? m->hdr[i] : data_byte(m->src, (uint32_t)m->t_enq, i - m->h), k);
+  const uint32_t b = i >= hf     ? data_byte(m->src, (uint32_t)m->t_enq, i - hf)
+                     : awf == 1 ? m->hdr[i] & 0xffu
+                                : mp1_addr_flit(awf, m->hdr[i / awf], i % awf);
+  return mp1_flit_chunk(b, k);
 }
 
 static int in_window(const sim_t *s, uint64_t t) { return t >= s->w0 && t < s->w1; }
@@ -209,7 +222,7 @@ static void enqueue(sim_t *s, node_t *nd, uint32_t k, uint64_t t) {
     nd->cur = k;
     s->m[k].t_start = t;
     nd->tx_pos = 0;
-    nd->tx_n = mp1_msg_nchunks(s->m[k].len);
+    nd->tx_n = mp1_msg_nchunks(msg_flits(s, &s->m[k]));
   } else {
     s->q[(size_t)(nd - s->node) * s->c->queue + (nd->qh + nd->qn) % s->c->queue] = k;
     nd->qn++;
@@ -278,11 +291,11 @@ static int broadcast(sim_t *s, uint64_t t) {
     m->t_enq = m->t_start = t;
     m->carrier = 1;
     if (dim == 0 && fy > sy) {
-      m->hdr[0] = (uint8_t)((MP1_CODE_BCAST_2D << 5) | fx);
-      m->hdr[1] = (uint8_t)((MP1_CODE_BCAST_1D << 5) | fy);
+      m->hdr[0] = (uint16_t)mp1_addr_word(s->awf, MP1_CODE_BCAST_2D, fx);
+      m->hdr[1] = (uint16_t)mp1_addr_word(s->awf, MP1_CODE_BCAST_1D, fy);
       m->h = 2;
     } else {
-      m->hdr[0] = (uint8_t)((MP1_CODE_BCAST_1D << 5) | (dim ? fy : fx));
+      m->hdr[0] = (uint16_t)mp1_addr_word(s->awf, MP1_CODE_BCAST_1D, dim ? fy : fx);
       m->h = 1;
     }
     m->len = (uint16_t)(m->h + dlen);
@@ -298,7 +311,7 @@ static void tx_step(sim_t *s, node_t *nd, uint32_t inj_stop, uint64_t t) {
   if (nd->cur != NIL) {
     msg_t *m = &s->m[nd->cur];
     if (mp1_txf_open(&nd->txf, inj_stop, nd->tx_dat)) {
-      next = msg_chunk(m, nd->tx_pos++);
+      next = msg_chunk(s, m, nd->tx_pos++);
       if (nd->tx_pos == 5) m->t_inj = t + 1; /* the first header chunk */
       mp1_txf_sent(&nd->txf, next);
       if (nd->tx_pos == nd->tx_n) {
@@ -315,7 +328,7 @@ static void tx_step(sim_t *s, node_t *nd, uint32_t inj_stop, uint64_t t) {
           nd->qn--;
           s->m[nd->cur].t_start = t + 1;
           nd->tx_pos = 0;
-          nd->tx_n = mp1_msg_nchunks(s->m[nd->cur].len);
+          nd->tx_n = mp1_msg_nchunks(msg_flits(s, &s->m[nd->cur]));
         }
       }
     }
@@ -465,11 +478,12 @@ static void chip_sample(sim_t *s, uint32_t v, int win) {
         if (own == 3) live = 1;
         else {
           /* owner 1: the machine of this dimension going straight; 2: the other one turning.
-           * A straight cut-through (PASS) has no route yet: it is live once a second flit
-           * follows its first address flit (a dead flit is that address flit alone). */
+           * A straight cut-through (PASS) has no route yet: it is live once a flit follows its
+           * first address word (a dead flit is that word alone, awf flits: docs/mp1.md §14.2
+           * rule 5). */
           const mp1_rm_state_t *rm = (own == 1) == (d == 0) ? &pl->rmx : &pl->rmy;
           live = ((rm->r.route >> (own == 1 ? MP1_RM_ST : MP1_RM_OT)) & 1u) ||
-                 (own == 1 && rm->r.rm_st == MP1_RM_PASS && rm->r.ifl >= 2);
+                 (own == 1 && rm->r.rm_st == MP1_RM_PASS && rm->r.ifl > s->awf);
         }
         if (live) {
           cp->ch_live |= (uint8_t)bit;
@@ -555,6 +569,7 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
   s->per = c->torus ? 4 : 1;
   s->nc = s->n * s->per;
   s->vkx = c->torus ? 2 * c->kx : c->kx;
+  s->awf = mp1_sim_awf(c);
   s->m_free = NIL;
   s->tr = c->traffic;
   s->tr.kx = c->kx;
@@ -566,7 +581,7 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
   /* a torus is the unrolled 2k x 2k chip mesh of docs/mp1_sim.md §7 */
   const mp1_mesh_cfg_t mc = {.kx = s->vkx, .ky = c->torus ? 2 * c->ky : c->ky,
                              .lvkx = c->torus ? c->kx : 0, .lvky = c->torus ? c->ky : 0,
-                             .lean = 1};
+                             .lean = 1, .awf = s->awf};
   if (mp1_mesh_init(&s->st, &s->nx, mc))
     return mp1_fail(err, errlen, "cannot build a %ux%u chip mesh", mc.kx, mc.ky);
   s->in = calloc(nc, sizeof *s->in);

@@ -94,9 +94,9 @@ static int parse_size(const char *key, const char *v, uint32_t *kx, uint32_t *ky
   *x = 0;
   char sub[64];
   snprintf(sub, sizeof sub, "%s (KX)", key);
-  if (parse_u32(sub, a, 2, MP1_MESH_MAX, kx, err, n)) return -1;
+  if (parse_u32(sub, a, 2, MP1_MESH_MAX_WIDE, kx, err, n)) return -1;
   snprintf(sub, sizeof sub, "%s (KY)", key);
-  return parse_u32(sub, x + 1, 2, MP1_MESH_MAX, ky, err, n);
+  return parse_u32(sub, x + 1, 2, MP1_MESH_MAX_WIDE, ky, err, n);
 }
 
 /* Keys and the section each belongs to in a configuration file. */
@@ -104,6 +104,7 @@ static const struct {
   const char *key, *section;
 } keys[] = {
     {"mesh", "network"},     {"routing", "network"},  {"queue", "network"},
+    {"address-flits", "network"},
     {"zero-offset", "network"}, {"topology", "network"},  {"torus-inject", "network"},
     {"traffic", "traffic"},  {"mode", "traffic"},     {"arrival", "traffic"},
     {"burst", "traffic"},    {"load", "traffic"},     {"length", "traffic"},
@@ -122,6 +123,12 @@ int mp1_sim_cfg_set(mp1_sim_cfg_t *c, const char *key, const char *v, char *err,
     return 0;
   }
   if (!strcmp(key, "queue")) return parse_u32(key, v, 1, 64, &c->queue, err, n);
+  if (!strcmp(key, "address-flits")) {
+    static const char *const an[] = {"auto", "1", "2"};
+    if (parse_enum(key, v, an, 3, &e, err, n)) return -1;
+    c->awf = e;
+    return 0;
+  }
   if (!strcmp(key, "topology")) {
     static const char *const tn[] = {"mesh", "torus"};
     if (parse_enum(key, v, tn, 2, &e, err, n)) return -1;
@@ -168,9 +175,11 @@ int mp1_sim_cfg_set(mp1_sim_cfg_t *c, const char *key, const char *v, char *err,
   if (!strcmp(key, "burst")) return parse_dbl(key, v, 1.0, 1000.0, &c->arrival.burst, err, n);
   if (!strcmp(key, "load")) return parse_dbl(key, v, 0.0, 1000.0, &c->load, err, n);
   if (!strcmp(key, "length")) return parse_u32(key, v, 1, 1024, &c->len, err, n);
-  if (!strcmp(key, "hot-node")) return parse_u32(key, v, 0, 1u << 20, &c->traffic.hot_node, err, n);
-  if (!strcmp(key, "bcast-src")) return parse_u32(key, v, 0, 1u << 20, &c->bcast_src, err, n);
-  if (!strcmp(key, "bcast-size")) return parse_u32(key, v, 0, MP1_MESH_MAX, &c->bcast_size, err, n);
+  /* node numbers of the largest mesh (8192 x 8192) */
+  if (!strcmp(key, "hot-node")) return parse_u32(key, v, 0, 1u << 26, &c->traffic.hot_node, err, n);
+  if (!strcmp(key, "bcast-src")) return parse_u32(key, v, 0, 1u << 26, &c->bcast_src, err, n);
+  if (!strcmp(key, "bcast-size"))
+    return parse_u32(key, v, 0, MP1_MESH_MAX_WIDE, &c->bcast_size, err, n);
   if (!strcmp(key, "hot-frac")) return parse_dbl(key, v, 0.0, 1.0, &c->traffic.hot_frac, err, n);
   if (!strcmp(key, "warmup")) return parse_u64(key, v, 0, UINT64_C(1) << 40, &c->warmup, err, n);
   if (!strcmp(key, "measure")) return parse_u64(key, v, 1, UINT64_C(1) << 40, &c->measure, err, n);
@@ -244,11 +253,28 @@ int mp1_sim_cfg_check(const mp1_sim_cfg_t *c, char *err, size_t n) {
   mp1_arrival_cfg_t a = c->arrival;
   a.rate = mp1_sim_rate(c);
   if (mp1_arrival_check(&a, err, n)) return -1;
-  if (c->torus && (c->kx > MP1_MESH_MAX / 2 || c->ky > MP1_MESH_MAX / 2))
+  if (c->kx < 2 || c->ky < 2 || c->kx > MP1_MESH_MAX_WIDE || c->ky > MP1_MESH_MAX_WIDE)
+    return mp1_fail(err, n, "mesh: %ux%u: each side must be 2..%u", c->kx, c->ky,
+                    (unsigned)MP1_MESH_MAX_WIDE);
+  if (c->awf > MP1_AWF_MAX)
+    return mp1_fail(err, n, "address-flits: %u is not one of auto|1|2", c->awf);
+  if (c->torus && (c->kx > MP1_MESH_MAX_WIDE / 2 || c->ky > MP1_MESH_MAX_WIDE / 2))
     return mp1_fail(err, n,
                 "topology torus: %ux%u is too large; a torus unrolls into a mesh twice as wide and "
-                "MP1's 5-bit addresses reach 32, so at most 16x16",
-                c->kx, c->ky);
+                "two-flit addresses (13 bits) reach 8192, so at most %ux%u",
+                c->kx, c->ky, (unsigned)MP1_MESH_MAX_WIDE / 2, (unsigned)MP1_MESH_MAX_WIDE / 2);
+  {
+    /* the chip mesh's addresses must fit the address words (docs/mp1.md §14) */
+    const uint32_t side = (c->torus ? 2 : 1) * (c->kx > c->ky ? c->kx : c->ky);
+    const uint32_t awf = mp1_sim_awf(c);
+    if (side > mp1_mesh_max(awf))
+      return mp1_fail(err, n,
+                      "address-flits %u: the %ux%u %s needs addresses up to %u%s, but %u-flit "
+                      "addresses reach %u; use address-flits 2 or auto",
+                      awf, c->kx, c->ky, c->torus ? "torus" : "mesh", side - 1,
+                      c->torus ? " (it unrolls into a mesh twice as wide)" : "", awf,
+                      mp1_mesh_max(awf) - 1);
+  }
   if (c->torus && c->bcast)
     return mp1_fail(err, n, "traffic broadcast: a mesh only (MP1's broadcast is a mesh rectangle)");
   if (c->len < 2)
@@ -256,9 +282,13 @@ int mp1_sim_cfg_check(const mp1_sim_cfg_t *c, char *err, size_t n) {
   if (c->bcast && c->mode != MP1_MODE_SYNC)
     return mp1_fail(err, n, "traffic %s: needs mode sync (one broadcast, timed to completion)",
                 c->bcast == MP1_BCAST_HW ? "broadcast" : "bcast-p2p");
-  if (c->bcast == MP1_BCAST_HW && c->len > 32)
+  if (c->bcast == MP1_BCAST_HW && mp1_sim_awf(c) == 1 && c->len > 32)
     return mp1_fail(err, n, "traffic broadcast: length %u: a broadcast is one segment of at most 32 "
                         "flits (docs/mp1.md §8.8 rule 10)", c->len);
+  if (c->bcast == MP1_BCAST_HW && mp1_sim_awf(c) == 2 && c->len + 2 > 32)
+    return mp1_fail(err, n, "traffic broadcast: length %u: a broadcast is one segment of at most 32 "
+                        "flits (docs/mp1.md §8.8 rule 10), and at address-flits 2 its two address words "
+                        "take a flit more each, so at most 30", c->len);
   if (c->bcast && c->bcast_src >= c->kx * c->ky)
     return mp1_fail(err, n, "bcast-src: node %u is outside the %ux%u network", c->bcast_src, c->kx,
                 c->ky);
@@ -273,6 +303,12 @@ int mp1_sim_cfg_check(const mp1_sim_cfg_t *c, char *err, size_t n) {
   return 0;
 }
 
+uint32_t mp1_sim_awf(const mp1_sim_cfg_t *c) {
+  if (c->awf) return c->awf;
+  const uint32_t side = (c->torus ? 2 : 1) * (c->kx > c->ky ? c->kx : c->ky);
+  return side <= MP1_MESH_MAX ? 1 : 2;
+}
+
 double mp1_sim_rate(const mp1_sim_cfg_t *c) {
   const uint32_t n = c->kx > c->ky ? c->kx : c->ky;
   return c->load / 100.0 * (8.0 / (3.0 * n)) / (double)c->len;
@@ -280,11 +316,12 @@ double mp1_sim_rate(const mp1_sim_cfg_t *c) {
 
 void mp1_sim_cfg_json(const mp1_sim_cfg_t *c, FILE *f) {
   fprintf(f,
-          "\"mesh\":\"%ux%u\",\"routing\":\"%s\",\"queue\":%u,\"zero-offset\":\"%s\",\"topology\":\"%s\",\"torus-inject\":\"%s\",\"traffic\":\"%s\",\"mode\":\"%s\","
+          "\"mesh\":\"%ux%u\",\"address-flits\":%u,\"routing\":\"%s\",\"queue\":%u,\"zero-offset\":\"%s\",\"topology\":\"%s\",\"torus-inject\":\"%s\",\"traffic\":\"%s\",\"mode\":\"%s\","
           "\"arrival\":\"%s\",\"burst\":%g,\"load\":%g,\"length\":%u,\"hot-node\":%u,"
           "\"hot-frac\":%g,\"bcast-src\":%u,\"bcast-size\":%u,\"warmup\":%llu,\"measure\":%llu,\"drain\":%llu,\"seed\":%llu,"
           "\"seeds\":%u,\"rate\":%.9g",
-          c->kx, c->ky, route_names[c->route], c->queue, c->zero_random ? "random" : "plus",
+          c->kx, c->ky, mp1_sim_awf(c), route_names[c->route], c->queue,
+          c->zero_random ? "random" : "plus",
           c->torus ? "torus" : "mesh", tinj_names[c->torus_inject], traffic_name(c),
           mode_names[c->mode],
           mp1_arrival_name(c->arrival.kind), c->arrival.burst, c->load, c->len,
@@ -295,10 +332,11 @@ void mp1_sim_cfg_json(const mp1_sim_cfg_t *c, FILE *f) {
 
 void mp1_sim_cfg_text(const mp1_sim_cfg_t *c, FILE *f, const char *p) {
   fprintf(f,
-          "%smesh=%ux%u routing=%s queue=%u zero-offset=%s topology=%s torus-inject=%s traffic=%s mode=%s arrival=%s burst=%g\n"
+          "%smesh=%ux%u address-flits=%u routing=%s queue=%u zero-offset=%s topology=%s torus-inject=%s traffic=%s mode=%s arrival=%s burst=%g\n"
           "%sload=%g length=%u hot-node=%u hot-frac=%g bcast-src=%u bcast-size=%u warmup=%llu measure=%llu drain=%llu\n"
           "%sseed=%llu seeds=%u rate=%.9g messages/node/cycle\n",
-          p, c->kx, c->ky, route_names[c->route], c->queue, c->zero_random ? "random" : "plus",
+          p, c->kx, c->ky, mp1_sim_awf(c), route_names[c->route], c->queue,
+          c->zero_random ? "random" : "plus",
           c->torus ? "torus" : "mesh", tinj_names[c->torus_inject], traffic_name(c),
           mode_names[c->mode], mp1_arrival_name(c->arrival.kind), c->arrival.burst, p, c->load,
           c->len, c->traffic.hot_node, c->traffic.hot_frac, c->bcast_src, c->bcast_size,

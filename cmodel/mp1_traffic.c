@@ -107,7 +107,7 @@ uint32_t mp1_traffic_ring(const mp1_traffic_cfg_t *c, uint32_t s, uint32_t d) {
   const int t = c->torus != 0;
   const uint32_t x = s % c->kx, y = s / c->kx;
   uint32_t n = 0;
-  /* both dimensions span at most 1023 hops, so larger a cannot contribute */
+  /* a dimension of k nodes spans at most k - 1 hops, so larger a cannot contribute */
   for (uint32_t a = 0; a <= d && a <= c->kx; a++) {
     if (d - a > c->ky) continue;
     n += axis_at(c->kx, x, a, t).n * axis_at(c->ky, y, d - a, t).n;

@@ -31,12 +31,17 @@ typedef struct {
   MP1_CHIP_OUTPUTS(MP1_CHIP_X_FIELD)
 } mp1_chip_out_t;
 /* The chip's own registers, named as the RTL's debug ports. */
-#define MP1_CHIP_X_REG(name, width) MP1_UINT(width) name;
+#define MP1_CHIP_X_REG(name, width) MP1_UINT_##width name; /* pasted directly: mp1_awf.h */
 typedef struct {
   MP1_CHIP_REGS(MP1_CHIP_X_REG)
 } mp1_chip_regs_t;
 #undef MP1_CHIP_X_FIELD
 #undef MP1_CHIP_X_REG
+
+/* The chip's parameter, passed to its planes (docs/mp1.md §14.3): address flits per word. */
+typedef struct {
+  uint32_t awf;
+} mp1_chip_cfg_t;
 
 typedef struct {
   mp1_chip_regs_t r;
@@ -49,8 +54,8 @@ typedef struct {
 } mp1_chip_next_t;
 
 void mp1_chip_reset(mp1_chip_state_t *st);
-void mp1_chip_eval(const mp1_chip_state_t *st, const mp1_chip_in_t *in, mp1_chip_out_t *out,
-                   mp1_chip_next_t *nx);
+void mp1_chip_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st, const mp1_chip_in_t *in,
+                   mp1_chip_out_t *out, mp1_chip_next_t *nx);
 void mp1_chip_clock(mp1_chip_state_t *st, const mp1_chip_next_t *nx);
 
 /* Nothing in the chip holds a message: every machine in IDLE, no output owned, no injection

@@ -19,10 +19,10 @@
   X(P##_yout_dat, 3)
 
 #define MP1_CHIP_INPUTS(X)  \
-  X(px, 5)                  \
-  X(py, 5)                  \
-  X(xmax, 5)                \
-  X(ymax, 5)                \
+  X(px, MP1_AWB)            \
+  X(py, MP1_AWB)            \
+  X(xmax, MP1_AWB)          \
+  X(ymax, MP1_AWB)          \
   X(chip, 3)                \
   X(pbloop, 1)              \
   MP1_CHIP_PLANE_IN(X, p0)  \

@@ -11,15 +11,21 @@
 extern "C" {
 #endif
 
-enum { MP1_MESH_MAX = 32, MP1_MESH_CHANS = 8 };
+/* MP1_MESH_MAX: the largest side with one-flit addresses (docs/mp1.md §3); MP1_MESH_MAX_WIDE
+ * with address words of two flits (§14). */
+enum { MP1_MESH_MAX = 32, MP1_MESH_MAX_WIDE = 8192, MP1_MESH_CHANS = 8 };
+
+/* The largest side of a mesh whose addresses are words of awf flits (0 taken as 1). */
+static inline uint32_t mp1_mesh_max(uint32_t awf) { return mp1_addr_span(awf); }
 
 typedef struct {
-  uint32_t kx, ky;     /* 1..32 each */
+  uint32_t kx, ky;     /* 1..mp1_mesh_max(awf) each */
   /* 0 for a mesh. For the torus of docs/mp1_sim.md §7 (a torus unrolled into a 2k x 2k mesh of
    * four chips per node): the level size k in each dimension, which numbers the four chips of a
    * node, chip = 2 (y >= lvky) + (x >= lvkx). */
   uint32_t lvkx, lvky;
   uint32_t lean;       /* 1: keep no copy of the chips' inputs (nx->in is NULL): less memory */
+  uint32_t awf;        /* address flits per address word, 1 or 2 (0 is taken as 1; §14) */
 } mp1_mesh_cfg_t;
 
 /* Per node: the chip's interface-side inputs and outputs (§12.2). Channel j = 2p + d. */
@@ -42,7 +48,7 @@ typedef struct {
   mp1_chip_in_t *in; /* the chips' inputs of this cycle (kept for tracing; NULL if lean) */
 } mp1_mesh_next_t;
 
-/* Allocates state and next for cfg; returns -1 on a bad size or no memory. */
+/* Allocates state and next for cfg; returns -1 on a bad size or awf, or no memory. */
 int mp1_mesh_init(mp1_mesh_state_t *st, mp1_mesh_next_t *nx, mp1_mesh_cfg_t cfg);
 void mp1_mesh_free(mp1_mesh_state_t *st, mp1_mesh_next_t *nx);
 void mp1_mesh_reset(mp1_mesh_state_t *st);

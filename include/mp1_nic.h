@@ -37,6 +37,14 @@ static inline uint32_t mp1_flit_chunk(uint32_t b, uint32_t k) {
   return k == 0 ? 4u | ((b >> 6) & 3u) : k == 1 ? (b >> 3) & 7u : b & 7u;
 }
 
+/* Writes the address word {code, addr} as its awf flits, most significant first (docs/mp1.md
+ * §14.1; awf 0 is taken as 1); returns the number of flits. */
+static inline uint32_t mp1_addr_put(uint32_t awf, uint32_t code, uint32_t addr, uint8_t *o) {
+  const uint32_t n = awf == 2 ? 2u : 1u, w = mp1_addr_word(n, code, addr);
+  for (uint32_t f = 0; f < n; f++) o[f] = (uint8_t)mp1_addr_flit(n, w, f);
+  return n;
+}
+
 /* Chunks of a message of len bytes as an interface sends it: [selection] EOS, then segments of
  * at most 32 flits (header included), each ended by EOS, the last by EOM. */
 static inline uint32_t mp1_msg_nchunks(uint32_t len) {
@@ -145,9 +153,11 @@ void mp1_nic_reset(mp1_nic_t *nic);
 int mp1_nic_push(mp1_nic_t *nic, const mp1_msg_t *m);
 /* The header and selection of a point-to-point message from node s to node d of a mesh kx wide
  * (dimension order X then Y, plane from the offsets' signs, docs/mp1.md §4, §13.2): code 0 or 1
- * (adaptive) and DELIVER when both dimensions differ, else DELIVER alone. Writes m->bytes[0..h),
- * m->sel and m->len = h; returns h, the header length. */
-uint32_t mp1_msg_p2p(uint32_t kx, uint32_t s, uint32_t d, uint32_t adaptive, mp1_msg_t *m);
+ * (adaptive) and DELIVER when both dimensions differ, else DELIVER alone; each address a word of
+ * awf flits (§14.1). Writes m->bytes[0..h), m->sel and m->len = h; returns h, the header length
+ * in flits. */
+uint32_t mp1_msg_p2p(uint32_t awf, uint32_t kx, uint32_t s, uint32_t d, uint32_t adaptive,
+                     mp1_msg_t *m);
 /* Splits a message into chunks (docs/mp1.md §2, §3). */
 void mp1_msg_chunks(const mp1_msg_t *m, mp1_chunks_t *out);
 /* After the cycle-t eval: the next chunk, from this cycle's inj_stop (a sender's register).

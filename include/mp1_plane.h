@@ -20,12 +20,17 @@ typedef struct {
   MP1_PLANE_OUTPUTS(MP1_PLANE_X_FIELD)
 } mp1_plane_out_t;
 /* Every register of the plane, flat and named as the RTL's debug ports. */
-#define MP1_PLANE_X_REG(name, width) MP1_UINT(width) name;
+#define MP1_PLANE_X_REG(name, width) MP1_UINT_##width name; /* pasted directly: mp1_awf.h */
 typedef struct {
   MP1_PLANE_REGS(MP1_PLANE_X_REG)
 } mp1_plane_regs_t;
 #undef MP1_PLANE_X_FIELD
 #undef MP1_PLANE_X_REG
+
+/* The plane's parameter, passed to its machines (docs/mp1.md §14.3): address flits per word. */
+typedef struct {
+  uint32_t awf;
+} mp1_plane_cfg_t;
 
 typedef struct {
   mp1_rm_state_t rmx, rmy;
@@ -38,8 +43,8 @@ typedef struct {
 } mp1_plane_next_t;
 
 void mp1_plane_reset(mp1_plane_state_t *st);
-void mp1_plane_eval(const mp1_plane_state_t *st, const mp1_plane_in_t *in, mp1_plane_out_t *out,
-                    mp1_plane_next_t *nx);
+void mp1_plane_eval(const mp1_plane_cfg_t *cfg, const mp1_plane_state_t *st,
+                    const mp1_plane_in_t *in, mp1_plane_out_t *out, mp1_plane_next_t *nx);
 static inline void mp1_plane_clock(mp1_plane_state_t *st, const mp1_plane_next_t *nx) {
   mp1_rm_clock(&st->rmx, &nx->rmx);
   mp1_rm_clock(&st->rmy, &nx->rmy);
@@ -48,7 +53,8 @@ static inline void mp1_plane_clock(mp1_plane_state_t *st, const mp1_plane_next_t
 }
 
 /* Both machines quiet (mp1_rm_quiet): mp1_plane_eval_quiet gives exactly what mp1_plane_eval
- * gives then, from the injection inputs alone (a caller need not gather the others). */
+ * gives then, from the injection inputs alone (a caller need not gather the others), whatever
+ * the configuration. */
 static inline int mp1_plane_quiet(const mp1_plane_state_t *st, uint32_t xin_dat,
                                   uint32_t yin_dat) {
   return mp1_rm_quiet(&st->rmx, xin_dat) && mp1_rm_quiet(&st->rmy, yin_dat);

@@ -6,8 +6,8 @@
 #include "mp1_rm_ports.h"
 
 #define MP1_PLANE_INPUTS(X) \
-  X(px, 5)                  \
-  X(py, 5)                  \
+  X(px, MP1_AWB)            \
+  X(py, MP1_AWB)            \
   X(nx, 1)                  \
   X(ny, 1)                  \
   X(ex, 1)                  \

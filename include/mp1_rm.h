@@ -42,9 +42,11 @@ enum {
   MP1_CODE_ILLEGAL = 7
 };
 
-/* The smallest unsigned type that holds a field of the port list's width (a literal 1..32): a
- * mesh node's registers stay small enough for large networks. Arithmetic on a narrow field
- * promotes to int, so the model masks its results and compares through uint32_t. */
+/* The smallest unsigned type that holds a field of the port list's width (a literal 1..32, or
+ * MP1_AWB, MP1_AWR): a mesh node's registers stay small enough for large networks. Arithmetic on
+ * a narrow field promotes to int, so the model masks its results and compares through uint32_t.
+ * The X-macro callbacks below paste the width directly (MP1_UINT_##width), so the tokens MP1_AWB
+ * and MP1_AWR arrive unexpanded (mp1_awf.h). */
 #define MP1_UINT(width) MP1_UINT_##width
 #define MP1_UINT_1 uint8_t
 #define MP1_UINT_2 uint8_t
@@ -78,9 +80,12 @@ enum {
 #define MP1_UINT_30 uint32_t
 #define MP1_UINT_31 uint32_t
 #define MP1_UINT_32 uint32_t
+/* The widths that depend on AWF (docs/mp1.md §14.4): storage for the widest case, AWF = 2. */
+#define MP1_UINT_MP1_AWB uint16_t
+#define MP1_UINT_MP1_AWR uint16_t
 
 #define MP1_RM_X_FIELD(name, width) uint32_t name;
-#define MP1_RM_X_REG(name, width) MP1_UINT(width) name;
+#define MP1_RM_X_REG(name, width) MP1_UINT_##width name;
 typedef struct {
   MP1_RM_INPUTS(MP1_RM_X_FIELD)
 } mp1_rm_in_t;
@@ -93,7 +98,12 @@ typedef struct {
 #undef MP1_RM_X_FIELD
 #undef MP1_RM_X_REG
 
-/* The routing machine has no parameters; its node position arrives on input ports. */
+/* The routing machine's one parameter (docs/mp1.md §14.4): address flits per address word, 1 or
+ * 2 (0 is taken as 1). Its node position arrives on input ports. */
+typedef struct {
+  uint32_t awf;
+} mp1_rm_cfg_t;
+
 typedef struct {
   mp1_rm_regs_t r;
   /* {endc, chunk[2:0]}, two entries a byte: entry a in the low nibble of mem[a / 2] if a is even */
@@ -114,8 +124,8 @@ typedef struct {
 } mp1_rm_next_t;
 
 void mp1_rm_reset(mp1_rm_state_t *st);
-void mp1_rm_eval(const mp1_rm_state_t *st, const mp1_rm_in_t *in, mp1_rm_out_t *out,
-                 mp1_rm_next_t *nx);
+void mp1_rm_eval(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st, const mp1_rm_in_t *in,
+                 mp1_rm_out_t *out, mp1_rm_next_t *nx);
 /* Inline: a network clocks every machine of every node each cycle. */
 static inline void mp1_rm_clock(mp1_rm_state_t *st, const mp1_rm_next_t *nx) {
   if (nx->keep)
@@ -131,49 +141,80 @@ static inline void mp1_rm_clock(mp1_rm_state_t *st, const mp1_rm_next_t *nx) {
 /* The message registers back to 0; framing (ic, isr, iseg, ifl), counters, output chunks and
  * stop keep their values (§8.6 rule 13). */
 static inline void mp1_rm_clear_message(mp1_rm_regs_t *d) {
-  d->ihd = 0;
+  d->ihd = d->iwf = 0;
   d->a1 = d->a2 = d->vpend = d->route = d->rnew = d->adapt_ok = 0;
   d->wp = d->rp_st = d->rp_ot = d->rp_rc = d->rp_pb = 0;
   d->act = d->swap = d->segend = d->ended = d->bcut = 0;
 }
 
 /* IDLE with an idle chunk in: no ingress, no counter, the message registers cleared, whatever the
- * other inputs. Most machines of a network spend most cycles so; mp1_rm_eval_quiet gives exactly
- * what mp1_rm_eval gives then, without the other inputs (a caller need not gather them), and
- * inline (the caller reads the outputs from registers, not back from memory). */
+ * other inputs (and whatever AWF). Most machines of a network spend most cycles so;
+ * mp1_rm_eval_quiet gives exactly what mp1_rm_eval gives then, without the other inputs (a caller
+ * need not gather them), and inline (the caller reads the outputs from registers, not back from
+ * memory). */
 static inline int mp1_rm_quiet(const mp1_rm_state_t *st, uint32_t in_dat) {
   return st->r.rm_st == MP1_RM_IDLE && (in_dat & 7u) == MP1_CH_IDLE;
 }
 
-/* The message registers, the output chunks and stop: 22 one-byte fields, ihd .. pb_dat. */
+/* The message registers, the output chunks and stop: 23 one-byte fields and a1, a2 (two bytes
+ * each). ihd and iwf lie in the registers' first 8 bytes (the head word, with rm_st), a1 .. pb_dat
+ * in one span of whole fields after it; the padding that aligns a1 is left out (nothing promises
+ * that a struct copy keeps it 0). The asserts below check that layout, so reading the head word
+ * (masked) and the span reads every field and nothing else. */
 #define MP1_RM_SETTLE_FIELDS(X)                                                                   \
-  X(ihd) X(a1) X(a2) X(vpend) X(route) X(rnew) X(adapt_ok) X(wp) X(rp_st) X(rp_ot) X(rp_rc)       \
-  X(rp_pb) X(act) X(swap) X(segend) X(ended) X(bcut) X(stop) X(st_dat) X(ot_dat) X(rc_dat)        \
-  X(pb_dat)
-enum { MP1_RM_SETTLE_AT = offsetof(mp1_rm_regs_t, ihd), MP1_RM_SETTLE_LEN = 22 };
+  X(ihd) X(iwf) X(a1) X(a2) X(vpend) X(route) X(rnew) X(adapt_ok) X(wp) X(rp_st) X(rp_ot)         \
+  X(rp_rc) X(rp_pb) X(act) X(swap) X(segend) X(ended) X(bcut) X(stop) X(st_dat) X(ot_dat)         \
+  X(rc_dat) X(pb_dat)
+#define MP1_RM_FIELD_SIZE(f) sizeof(((mp1_rm_regs_t *)0)->f)
+#define MP1_RM_SETTLE_END(f) (offsetof(mp1_rm_regs_t, f) + MP1_RM_FIELD_SIZE(f))
+enum {
+  MP1_RM_SETTLE_B = offsetof(mp1_rm_regs_t, a1),
+  MP1_RM_SETTLE_B_LEN = MP1_RM_SETTLE_END(pb_dat) - offsetof(mp1_rm_regs_t, a1)
+};
 #ifdef __cplusplus
 #define MP1_RM_STATIC_ASSERT static_assert
 #else
 #define MP1_RM_STATIC_ASSERT _Static_assert
 #endif
 #define MP1_RM_X_SETTLE(f)                                                                        \
-  MP1_RM_STATIC_ASSERT(sizeof(((mp1_rm_regs_t *)0)->f) == 1 &&                                    \
-                           offsetof(mp1_rm_regs_t, f) >= MP1_RM_SETTLE_AT &&                      \
-                           offsetof(mp1_rm_regs_t, f) < MP1_RM_SETTLE_AT + MP1_RM_SETTLE_LEN,     \
-                       "mp1_rm_settled: " #f " out of the span");
+  MP1_RM_STATIC_ASSERT((MP1_RM_FIELD_SIZE(f) == 1 && MP1_RM_SETTLE_END(f) <= 8 &&                 \
+                        MP1_RM_SETTLE_END(f) <= MP1_RM_SETTLE_B) ||                               \
+                           (offsetof(mp1_rm_regs_t, f) >= MP1_RM_SETTLE_B &&                      \
+                            MP1_RM_SETTLE_END(f) <= MP1_RM_SETTLE_B + MP1_RM_SETTLE_B_LEN),       \
+                       "mp1_rm_settled: " #f " out of the head word and the span");
 MP1_RM_SETTLE_FIELDS(MP1_RM_X_SETTLE)
 #undef MP1_RM_X_SETTLE
+/* Fields never overlap, so if the span's fields fill exactly its bytes they tile it. */
+#define MP1_RM_X_SETTLE_SIZE(f) +(offsetof(mp1_rm_regs_t, f) >= MP1_RM_SETTLE_B ? MP1_RM_FIELD_SIZE(f) : 0)
+MP1_RM_STATIC_ASSERT((0 MP1_RM_SETTLE_FIELDS(MP1_RM_X_SETTLE_SIZE)) == MP1_RM_SETTLE_B_LEN &&
+                         MP1_RM_SETTLE_B_LEN >= 16 && MP1_RM_SETTLE_B_LEN <= 24 &&
+                         offsetof(mp1_rm_regs_t, rm_st) == 0 && MP1_RM_FIELD_SIZE(rm_st) == 1,
+                     "mp1_rm_settled: the fields do not tile the span read below");
+#undef MP1_RM_X_SETTLE_SIZE
+/* The bytes of the head word that count: rm_st and the settle fields there (little-endian). */
+#define MP1_RM_X_HEAD(f)                                                                          \
+  | (MP1_RM_SETTLE_END(f) <= 8 ? (uint64_t)0xff << (8 * offsetof(mp1_rm_regs_t, f)) : 0)
+#define MP1_RM_HEAD_MASK ((uint64_t)0xff MP1_RM_SETTLE_FIELDS(MP1_RM_X_HEAD))
 
 /* IDLE with the message registers, the output chunks and stop at 0: with a quiet input (then
- * mp1_rm_eval_quiet's next equals the state) the machine stays exactly as it is. The 22 fields
- * are distinct bytes of one 22-byte span (asserted above), read as three words. */
+ * mp1_rm_eval_quiet's next equals the state) the machine stays exactly as it is. Read as four
+ * words: the head word masked, and the span (16 to 24 bytes) in three that may overlap; where the
+ * byte order is not known to be little-endian, the head's fields one by one. */
 static inline int mp1_rm_settled(const mp1_rm_state_t *st) {
-  const unsigned char *b = (const unsigned char *)&st->r + MP1_RM_SETTLE_AT;
+  const unsigned char *r = (const unsigned char *)&st->r;
   uint64_t w0, w1, w2;
-  memcpy(&w0, b, 8);
-  memcpy(&w1, b + 8, 8);
-  memcpy(&w2, b + MP1_RM_SETTLE_LEN - 8, 8);
-  return st->r.rm_st == MP1_RM_IDLE && (w0 | w1 | w2) == 0;
+  memcpy(&w0, r + MP1_RM_SETTLE_B, 8);
+  memcpy(&w1, r + MP1_RM_SETTLE_B + 8, 8);
+  memcpy(&w2, r + MP1_RM_SETTLE_B + MP1_RM_SETTLE_B_LEN - 8, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t h;
+  memcpy(&h, r, 8);
+  return ((h & MP1_RM_HEAD_MASK) | w0 | w1 | w2) == 0;
+#else
+#define MP1_RM_X_HEAD_FIELD(f) | (MP1_RM_SETTLE_END(f) <= 8 ? (uint64_t)st->r.f : 0)
+  return ((uint64_t)st->r.rm_st MP1_RM_SETTLE_FIELDS(MP1_RM_X_HEAD_FIELD) | w0 | w1 | w2) == 0;
+#undef MP1_RM_X_HEAD_FIELD
+#endif
 }
 
 static inline void mp1_rm_eval_quiet(const mp1_rm_state_t *st, mp1_rm_out_t *out,

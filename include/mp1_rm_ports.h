@@ -1,11 +1,14 @@
 /* The one port list of the MP1 routing machine (docs/mp1.md §8): inputs, outputs and
- * architectural registers, as X(name, width); RTL names name_i, name_o, name_q, dbg_name_o. */
+ * architectural registers, as X(name, width); RTL names name_i, name_o, name_q, dbg_name_o.
+ * Widths that depend on the address flits per word are the tokens MP1_AWB, MP1_AWR (§14). */
 #ifndef MADPOST_MP1_RM_PORTS_H
 #define MADPOST_MP1_RM_PORTS_H
 
+#include "mp1_awf.h"
+
 #define MP1_RM_INPUTS(X) \
-  X(pos, 5)              \
-  X(opos, 5)             \
+  X(pos, MP1_AWB)        \
+  X(opos, MP1_AWB)       \
   X(neg, 1)              \
   X(oneg, 1)             \
   X(edge, 1)             \
@@ -44,8 +47,9 @@
   X(P##iseg, 1) \
   X(P##ifl, 6) \
   X(P##ihd, 2) \
-  X(P##a1, 8) \
-  X(P##a2, 8) \
+  X(P##iwf, 1) \
+  X(P##a1, MP1_AWR) \
+  X(P##a2, MP1_AWR) \
   X(P##vpend, 1) \
   X(P##route, 4) \
   X(P##rnew, 1) \

@@ -28,6 +28,7 @@ enum { MP1_SIM_QUEUE = 10, MP1_SIM_MAX_SEEDS = 64 };
 typedef struct {
   uint32_t kx, ky;
   uint32_t torus;             /* 1: a torus of four chips per node (docs/mp1_sim.md §7) */
+  uint32_t awf;               /* address flits per address word: 0 auto (mp1_sim_awf), 1 or 2 */
   mp1_tinj_e torus_inject;
   mp1_route_e route;
   mp1_traffic_cfg_t traffic;  /* pattern, hot spot (kx, ky filled in from the network) */
@@ -37,7 +38,8 @@ typedef struct {
   mp1_mode_e mode;            /* async: arrivals at random times; sync: one message per node at 0 */
   mp1_arrival_cfg_t arrival;  /* kind and burst; rate comes from load */
   double load;                /* offered load, percent of the bisection bound 8 / (3 n) flits */
-  uint32_t len;               /* message bytes, header flits included */
+  uint32_t len;               /* message bytes, header included: one per address word (the data
+                               * do not depend on awf; docs/mp1_sim.md §2.1) */
   uint32_t queue;             /* injection queue (messages) */
   uint32_t zero_random;       /* an offset of 0 picks either plane at random (else the + one) */
   uint64_t warmup, measure;   /* cycles */
@@ -60,6 +62,9 @@ void mp1_sim_cfg_json(const mp1_sim_cfg_t *c, FILE *f);
 void mp1_sim_cfg_text(const mp1_sim_cfg_t *c, FILE *f, const char *prefix);
 /* Messages per node per cycle that the offered load means for this network and length. */
 double mp1_sim_rate(const mp1_sim_cfg_t *c);
+/* The address flits per word a run uses (docs/mp1.md §14): awf if set, else 1 when every address
+ * of the chip mesh (a torus's is twice as wide) fits 5 bits, else 2. */
+uint32_t mp1_sim_awf(const mp1_sim_cfg_t *c);
 
 /* Figures of one run; window figures cover the measured cycles only. */
 typedef struct {

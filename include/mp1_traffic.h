@@ -45,7 +45,7 @@ extern "C" {
  *             draws does not depend on s), then the uniform draw unless the hot node was chosen
  *   shuffle, bitrev, transpose, bitcomp: none. */
 
-enum { MP1_TRAFFIC_KMAX = 1024, MP1_LOCAL_DMAX = 5 };
+enum { MP1_TRAFFIC_KMAX = 8192, MP1_LOCAL_DMAX = 5 };
 
 typedef enum {
   MP1_TR_UNIFORM = 0,

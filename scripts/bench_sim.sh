@@ -50,6 +50,11 @@ cat <<EOF
 Peak resident set: 8x8 $a KB, 32x32 $b KB: $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.0f", (b - a) * 1024 / 960 }') bytes per added node
 (the issue's limit: 2 KB).
 
-64x64 and 256x256 are not measured: MP1's address flits carry 5-bit addresses, so an MP1 mesh
-has at most 32x32 nodes (a torus 16x16); see docs/mp1_sim.md §9.
+EOF
+# Beyond 32x32 the addresses take two flits (docs/mp1.md §14); a short run, for the memory.
+j=$("$bin" simbench --seeds 1 --warmup 200 --measure 200 --format json --mesh 256x256 --load 20)
+cat <<EOF
+256x256 mesh (address words of two flits, docs/mp1.md §14), 400 cycles at 20%:
+$(awk -v v="$(field node_cycles_per_s "$j")" 'BEGIN { printf "%.2f M", v / 1e6 }') node-cycles/s,
+$(field bytes_per_node_model "$j") bytes of state per node, peak resident set $(field peak_rss_kb "$j") KB.
 EOF

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks that the ports of an RTL top module (names, directions, widths, order) are exactly the ones
 # its block's port-list header lists. Uses Verilator's XML view of the RTL, so any formatting works.
-# usage: check_ports.sh PORTLIST_BINARY BLOCK TOP RTL_FILES...
+# usage: check_ports.sh PORTLIST_BINARY BLOCK TOP RTL_FILES... (Verilator options among them, such
+# as -GAWF=2, elaborate the top with those parameters: docs/mp1.md §14)
 set -euo pipefail
 portlist=$1; blk=$2; top=$3; shift 3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

@@ -227,8 +227,8 @@ class Tb {
     mp1_chip_reset(&m_);
     rng_seed(&g_, o.seed, 0);
     in_ = mp1_chip_in_t{};
-    in_.xmax = 1 + rng_below(&g_, 31);
-    in_.ymax = 1 + rng_below(&g_, 31);
+    in_.xmax = 1 + rng_below(&g_, mp1stim::kAddrs - 1);
+    in_.ymax = 1 + rng_below(&g_, mp1stim::kAddrs - 1);
     in_.px = rng_below(&g_, in_.xmax + 1);
     in_.py = rng_below(&g_, in_.ymax + 1);
     if (rng_chance(&g_, 1, 4)) in_.px = rng_chance(&g_, 1, 2) ? 0 : in_.xmax;
@@ -249,7 +249,7 @@ class Tb {
     }
     rng_seed(&ifs_.src.rng, o.seed, 20);
     rng_seed(&pbs_.src.rng, o.seed, 21);
-    ifs_.src.pos = rng_below(&g_, 32), pbs_.src.pos = rng_below(&g_, 32);
+    ifs_.src.pos = rng_below(&g_, mp1stim::kAddrs), pbs_.src.pos = rng_below(&g_, mp1stim::kAddrs);
     pbs_.rate = 80;
     stop_pct_ = rng_below(&g_, 30);
     if (dc_) {
@@ -354,7 +354,7 @@ class Tb {
 #undef X
     rtl_->eval();
     mp1_chip_out_t mo;
-    mp1_chip_eval(&m_, &in_, &mo, &nx_);
+    mp1_chip_eval(&cfg_, &m_, &in_, &mo, &nx_);
     collect(mo);
     if (dc_) {
       const uint32_t o[10] = {mo.p0_xout_dat, mo.p0_yout_dat, mo.p1_xout_dat, mo.p1_yout_dat,
@@ -404,6 +404,7 @@ class Tb {
   std::vector<Sig> sigs_;
   lockstep::Instance inst_;
   std::unique_ptr<Vmp1_chip> rtl_;
+  const mp1_chip_cfg_t cfg_{MP1_AWF};  // as the RTL's AWF parameter (docs/mp1.md §14)
   mp1_chip_state_t m_{};
   mp1_chip_next_t nx_{};
   mp1_chip_in_t in_{};

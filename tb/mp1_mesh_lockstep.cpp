@@ -3,7 +3,8 @@
 // message type (point-to-point static and adaptive, broadcasts, intra- and inter-plane
 // piggy-back, lengths 1 to 96 bytes, now and then a malformed header) from every node's
 // interface; every channel, every interface output, and every register of every chip compared
-// every cycle (docs/mp1.md §12).
+// every cycle (docs/mp1.md §12). Addresses are words of MP1_AWF flits (§14; -DMP1_AWF=2 with the
+// RTL built with -GAWF=2).
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -48,6 +49,7 @@ using lockstep::Sig;
 namespace {
 
 constexpr uint32_t kN = MESH_KX * MESH_KY;
+constexpr uint32_t kA = MP1_AWF;  // flits per address word
 constexpr uint32_t kChipRegBits = 0 MP1_CHIP_REGS(MP1_PLANE_X_BITS);
 
 template <class T>
@@ -107,7 +109,7 @@ class Traffic {
       // message whose header is in the data
       const uint32_t mid = a.x < b.x ? a.x + 1 + rng_below(g_, b.x - a.x - 1)
                                      : b.x + 1 + rng_below(g_, a.x - b.x - 1);
-      m->bytes[h++] = (uint8_t)(3u << 5 | mid);
+      h += mp1_addr_put(kA, 3, mid, m->bytes + h);
       Node mm{mid, a.y};
       h += header(mm, b, rng_below(g_, 2), 2, m->bytes + h);
       dim = 0;
@@ -115,19 +117,18 @@ class Traffic {
       // inter-plane piggy-back: consumed at the node in line with the destination, into the
       // chip's piggy-back channel, re-injected on the plane towards the destination
       Node mm{b.x, a.y};
-      m->bytes[h++] = (uint8_t)(6u << 5 | b.x);
+      h += mp1_addr_put(kA, 6, b.x, m->bytes + h);
       // The new plane's X sign is free (no X distance is left), but it must be a plane above this
       // one (the loop's plane order, docs/mp1.md §11.3).
       const uint32_t p2 = inter_plane(a, b);
       m->bytes[h++] = (uint8_t)mp1_sel_flit(chip_of(mm.x, mm.y), p2, 1);
       h += header(mm, b, 0, 2, m->bytes + h);  // the EOS after the selection flit: chunks_split
-      seg_after_ = 2;
+      seg_after_ = kA + 1;
       dim = 0;
     } else if (kind < 97) {
       h = header(a, b, rng_below(g_, 2), 2, m->bytes);
     } else {  // malformed: a random header
-      m->bytes[h++] = (uint8_t)rng_below(g_, 256);
-      m->bytes[h++] = (uint8_t)rng_below(g_, 256);
+      for (uint32_t i = 0; i < 2 * kA; i++) m->bytes[h++] = (uint8_t)rng_below(g_, 256);
       plane = rng_below(g_, 4), dim = rng_below(g_, 2);
     }
     for (uint32_t i = 0; i < len && h < MP1_MSG_MAX; i++) m->bytes[h++] = (uint8_t)rng_below(g_, 256);
@@ -152,16 +153,15 @@ class Traffic {
   uint32_t split() const { return split_; }
 
  private:
-  // A header from a to b in the plane of their offsets: two flits if both dimensions differ.
+  // A header from a to b in the plane of their offsets: two address words if both dimensions
+  // differ.
   static uint32_t header(Node a, Node b, uint32_t code2, uint32_t code1, uint8_t *o) {
     if (a.x != b.x && a.y != b.y) {
-      o[0] = (uint8_t)(code2 << 5 | b.x);
-      o[1] = (uint8_t)(code1 << 5 | b.y);
-      return 2;
+      const uint32_t h = mp1_addr_put(kA, code2, b.x, o);
+      return h + mp1_addr_put(kA, code1, b.y, o + h);
     }
     const uint32_t c = code2 == 4 ? 5 : code1;
-    o[0] = (uint8_t)(c << 5 | (a.x != b.x ? b.x : b.y));
-    return 1;
+    return mp1_addr_put(kA, c, a.x != b.x ? b.x : b.y, o);
   }
   rng_t *g_;
   uint32_t seg_after_ = 0, split_ = 0;
@@ -202,8 +202,17 @@ struct Case {
   uint32_t pbo = 0;                  // messages expected on open piggy-back outputs
 };
 
-uint8_t cf(uint32_t code, uint32_t addr) { return (uint8_t)(code << 5 | addr); }
-std::vector<uint8_t> with(std::vector<uint8_t> h, uint32_t n, uint8_t base) {
+// An address word (docs/mp1.md §14.1), marked so that `with` writes it as its kA flits; any other
+// value is one flit.
+constexpr uint32_t kWord = 1u << 31;
+uint32_t cf(uint32_t code, uint32_t addr) { return kWord | mp1_addr_word(kA, code, addr); }
+std::vector<uint8_t> with(std::initializer_list<uint32_t> hdr, uint32_t n, uint8_t base) {
+  std::vector<uint8_t> h;
+  for (uint32_t v : hdr)
+    if (v & kWord)
+      for (uint32_t f = 0; f < kA; f++) h.push_back((uint8_t)mp1_addr_flit(kA, v & ~kWord, f));
+    else
+      h.push_back((uint8_t)v);
   for (uint32_t i = 0; i < n; i++) h.push_back((uint8_t)(base + i * 7));
   return h;
 }
@@ -233,12 +242,12 @@ std::vector<Case> directed_cases() {
   {
     auto m = with({cf(0, 3), cf(2, 2)}, 4, 0x10);
     v.push_back({"p2p", "point to point, static, X then Y: one delivery, intact",
-                 {{0, 0, 0, 0, 0, m, 0}}, {{3, 2, tail(m, 2)}}, nullptr, {}, 0});
+                 {{0, 0, 0, 0, 0, m, 0}}, {{3, 2, tail(m, 2 * kA)}}, nullptr, {}, 0});
   }
   {
     auto m = with({cf(2, 1)}, 3, 0x20);
     v.push_back({"dead_flit", "cut through, then matched: the address flit runs on as a dead flit",
-                 {{0, 0, 0, 0, 0, m, 0}}, {{1, 0, tail(m, 1)}},
+                 {{0, 0, 0, 0, 0, m, 0}}, {{1, 0, tail(m, kA)}},
                  [](const mp1_mesh_state_t &s) {
                    // dropped once at every node from (2,0) to the edge
                    std::string e;
@@ -255,7 +264,7 @@ std::vector<Case> directed_cases() {
                  code ? "straight output busy: the adaptive message turns early, codes kept in place"
                       : "straight output busy: the static message waits (dimension order)",
                  {{0, 1, 0, 0, 0, blk, 0}, {30, 0, 0, 0, 0, m, 0}},
-                 {{3, 0, tail(blk, 1)}, {3, 3, tail(m, 2)}},
+                 {{3, 0, tail(blk, kA)}, {3, 3, tail(m, 2 * kA)}},
                  [code](const mp1_mesh_state_t &s) {
                    return expect_eq("adaptations", total(s, &mp1_rm_regs_t::cnt_adapt), code ? 1 : 0);
                  }, {}, 0});
@@ -263,19 +272,19 @@ std::vector<Case> directed_cases() {
   {
     auto m2 = with({cf(0, 3), cf(2, 2)}, 96, 0x60);
     v.push_back({"multi_segment", "96 data bytes: four segments, through a turn",
-                 {{0, 0, 0, 0, 0, m2, 0}}, {{3, 2, tail(m2, 2)}}, nullptr, {}, 0});
+                 {{0, 0, 0, 0, 0, m2, 0}}, {{3, 2, tail(m2, 2 * kA)}}, nullptr, {}, 0});
   }
   {
     auto m = with({cf(4, 2), cf(5, 2)}, 3, 0x70);
     std::vector<DExp> e;
     for (uint32_t x = 1; x <= 2; x++)
-      for (uint32_t y = 0; y <= 2; y++) e.push_back({x, y, tail(m, 2)});
+      for (uint32_t y = 0; y <= 2; y++) e.push_back({x, y, tail(m, 2 * kA)});
     v.push_back({"broadcast", "broadcast to the rectangle (0,0)-(2,2) outside the source's column",
                  {{0, 0, 0, 0, 0, m, 0}}, e, nullptr, {}, 0});
     auto l = with({cf(4, 2), cf(5, 2)}, 60, 0x80);
     std::vector<DExp> e2;
     for (uint32_t x = 1; x <= 2; x++)
-      for (uint32_t y = 0; y <= 2; y++) e2.push_back({x, y, tail(l, 2, 30)});
+      for (uint32_t y = 0; y <= 2; y++) e2.push_back({x, y, tail(l, 2 * kA, 32 - 2 * kA)});
     v.push_back({"broadcast_cut", "a broadcast longer than one segment is cut to its first",
                  {{0, 0, 0, 0, 0, l, 0}}, e2,
                  [](const mp1_mesh_state_t &s) {
@@ -285,25 +294,25 @@ std::vector<Case> directed_cases() {
   {
     auto m = with({cf(3, 1), cf(2, 3)}, 2, 0x90);
     v.push_back({"piggy_intra", "consumed at (1,0), sent on straight as a new message to (3,0)",
-                 {{0, 0, 0, 0, 0, m, 0}}, {{3, 0, tail(m, 2)}}, nullptr, {}, 0});
+                 {{0, 0, 0, 0, 0, m, 0}}, {{3, 0, tail(m, 2 * kA)}}, nullptr, {}, 0});
   }
   {
-    auto m = with({cf(6, 2), (uint8_t)mp1_sel_flit(0, 2, 1), cf(2, 3)}, 3, 0xa0);
+    auto m = with({cf(6, 2), mp1_sel_flit(0, 2, 1), cf(2, 3)}, 3, 0xa0);
     v.push_back({"piggy_inter", "consumed at (2,0) into the piggy-back channel, on in plane 2 Y",
-                 {{0, 0, 0, 0, 0, m, 2}}, {{2, 3, tail(m, 3)}},
+                 {{0, 0, 0, 0, 0, m, kA + 1}}, {{2, 3, tail(m, 2 * kA + 1)}},
                  [](const mp1_mesh_state_t &s) {
                    return expect_eq("re-injected at (2,0)", s.chip[2].r.cnt_inj_msgs, 1);
                  }, {}, 0});
     auto down = m;
-    down[1] = (uint8_t)mp1_sel_flit(0, 0, 1);  // plane 0 again: breaks the loop's plane order
+    down[kA] = (uint8_t)mp1_sel_flit(0, 0, 1);  // plane 0 again: breaks the loop's plane order
     v.push_back({"piggy_order", "re-injection into a plane not above the one it came in: refused",
-                 {{0, 0, 0, 0, 0, down, 2}}, {},
+                 {{0, 0, 0, 0, 0, down, kA + 1}}, {},
                  [](const mp1_mesh_state_t &s) {
                    return expect_eq("bad selections at (2,0)", s.chip[2].r.cnt_sel_bad, 1) +
                           expect_eq("re-injected at (2,0)", s.chip[2].r.cnt_inj_msgs, 0);
                  }, {}, 0});
     v.push_back({"piggy_gateway", "the same with (2,0)'s loop open: it leaves on the piggy-back output",
-                 {{0, 0, 0, 0, 0, m, 2}}, {},
+                 {{0, 0, 0, 0, 0, m, kA + 1}}, {},
                  [](const mp1_mesh_state_t &s) {
                    return expect_eq("re-injected at (2,0)", s.chip[2].r.cnt_inj_msgs, 0);
                  }, {2}, 0, 1});
@@ -313,7 +322,7 @@ std::vector<Case> directed_cases() {
     auto ok = with({cf(2, 3)}, 2, 0xd0);
     v.push_back({"bad_flits", "address outside the mesh, illegal code: counted, dropped, no hang",
                  {{0, 0, 0, 0, 0, far, 0}, {0, 0, 0, 0, 0, ill, 0}, {0, 0, 0, 0, 0, ok, 0}},
-                 {{3, 0, tail(ok, 1)}},
+                 {{3, 0, tail(ok, kA)}},
                  [](const mp1_mesh_state_t &s) {
                    return expect_eq("bad address at the edge", rmr(s, MESH_KX - 1, 0, 0, 0).cnt_bad_addr, 1) +
                           expect_eq("bad code at (1,0)", rmr(s, 1, 0, 0, 0).cnt_bad_code, 1);
@@ -328,7 +337,7 @@ std::vector<Case> directed_cases() {
         const uint32_t tx = d ? 1 : (uint32_t)(1 + sx), ty = d ? (uint32_t)(1 + sy) : 1;
         auto m = with({cf(2, d ? ty : tx)}, 2, (uint8_t)(0x11 * (p * 2 + d)));
         ms.push_back({0, 1, 1, p, d, m, 0});
-        e.push_back({tx, ty, tail(m, 1)});
+        e.push_back({tx, ty, tail(m, kA)});
       }
     v.push_back({"all_outputs", "from (1,1) into every plane and dimension", ms, e, nullptr, {}, 0});
   }
@@ -336,7 +345,7 @@ std::vector<Case> directed_cases() {
     auto a = with({cf(2, 1)}, 3, 0xe0), b = with({cf(2, 1)}, 3, 0xf0);
     v.push_back({"reception", "two messages reach (1,1) together while reception is refused",
                  {{0, 0, 1, 0, 0, a, 0}, {0, 1, 0, 0, 1, b, 0}},
-                 {{1, 1, tail(a, 1)}, {1, 1, tail(b, 1)}}, nullptr, {}, 300});
+                 {{1, 1, tail(a, kA)}, {1, 1, tail(b, kA)}}, nullptr, {}, 300});
   }
   return v;
 }
@@ -380,7 +389,8 @@ class Tb {
       inst_[n].init("n" + std::to_string(n), &sigs_);
       h_.add(&inst_[n]);
     }
-    if (mp1_mesh_init(&m_, &nx_, mp1_mesh_cfg_t{MESH_KX, MESH_KY, MESH_LVKX, MESH_LVKY, 0})) std::exit(2);
+    if (mp1_mesh_init(&m_, &nx_, mp1_mesh_cfg_t{MESH_KX, MESH_KY, MESH_LVKX, MESH_LVKY, 0, kA}))
+      std::exit(2);
     rng_seed(&g_, o.seed, 0);
     in_.resize(kN);
     out_.resize(kN);

@@ -82,8 +82,8 @@ class Tb {
     mp1_plane_reset(&m_);
     rng_seed(&g_, o.seed, 0);
     in_ = mp1_plane_in_t{};
-    in_.px = rng_below(&g_, 32);
-    in_.py = rng_below(&g_, 32);
+    in_.px = rng_below(&g_, mp1stim::kAddrs);
+    in_.py = rng_below(&g_, mp1stim::kAddrs);
     in_.nx = rng_below(&g_, 2);
     in_.ny = rng_below(&g_, 2);
     in_.ex = rng_chance(&g_, 1, 8);
@@ -92,7 +92,7 @@ class Tb {
     for (int i = 0; i < 4; i++) rng_seed(&src[i]->rng, o.seed, 1 + (uint64_t)i);
     xs_.pos = in_.px, xs_.opos = in_.py, xs_.neg = in_.nx, xs_.oneg = in_.ny;
     ys_.pos = in_.py, ys_.opos = in_.px, ys_.neg = in_.ny, ys_.oneg = in_.nx;
-    ix_.src.pos = rng_below(&g_, 32), iy_.src.pos = rng_below(&g_, 32);
+    ix_.src.pos = rng_below(&g_, mp1stim::kAddrs), iy_.src.pos = rng_below(&g_, mp1stim::kAddrs);
     for (auto &a : arb_) a.me_first = false;
     busy_ = 5 + rng_below(&g_, 60);
     stop_pct_ = rng_below(&g_, 30);
@@ -142,7 +142,7 @@ class Tb {
     rtl_->eval();
     mp1_plane_out_t mo;
     mp1_plane_next_t nx;
-    mp1_plane_eval(&m_, &in_, &mo, &nx);
+    mp1_plane_eval(&cfg_, &m_, &in_, &mo, &nx);
     collect(mo);
     if (h_.check(c)) {
       h_.flush();
@@ -180,6 +180,7 @@ class Tb {
   std::vector<Sig> sigs_;
   lockstep::Instance inst_;
   std::unique_ptr<Vmp1_plane> rtl_;
+  const mp1_plane_cfg_t cfg_{MP1_AWF};  // as the RTL's AWF parameter (docs/mp1.md §14)
   mp1_plane_state_t m_{};
   mp1_plane_in_t in_{};
   rng_t g_{};

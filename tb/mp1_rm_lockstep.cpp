@@ -62,7 +62,8 @@ std::vector<RmCase> rm_cases() {
                {seg({cf(0, 9), cf(2, 7)}, 2, 3)}, 1u, 200,
                [](const mp1_rm_regs_t &r) { return eqs("adaptations", r.cnt_adapt, 0); }});
   v.push_back({"blocked_long", "both outputs busy: a 3-segment message buffers, stop, resumes",
-               {seg({cf(1, 9), cf(2, 7)}, 1, 30), seg({}, 1, 32), seg({}, 2, 20)}, 3u, 400,
+               {seg({cf(1, 9), cf(2, 7)}, 1, 32 - 2 * mp1stim::kAwf), seg({}, 1, 32), seg({}, 2, 20)},
+               3u, 400,
                nullptr});
   v.push_back({"broadcast", "code 4: straight, other dimension and interface copies together",
                {seg({cf(4, 9), cf(5, 7)}, 2, 3)}, 0, 0, nullptr});
@@ -109,8 +110,8 @@ class Tb {
     rng_seed(&g_, o.seed, 0);
     rng_seed(&src_.rng, o.seed, 1);
     in_ = mp1_rm_in_t{};
-    in_.pos = rng_below(&g_, 32);
-    in_.opos = rng_below(&g_, 32);
+    in_.pos = rng_below(&g_, mp1stim::kAddrs);
+    in_.opos = rng_below(&g_, mp1stim::kAddrs);
     in_.neg = rng_below(&g_, 2);
     in_.oneg = rng_below(&g_, 2);
     in_.edge = rng_chance(&g_, 1, 6);
@@ -175,7 +176,7 @@ class Tb {
     rtl_->eval();
     mp1_rm_out_t mo;
     mp1_rm_next_t nx;
-    mp1_rm_eval(&m_, &in_, &mo, &nx);
+    mp1_rm_eval(&cfg_, &m_, &in_, &mo, &nx);
     collect(mo);
     if (h_.check(c)) {
       h_.flush();
@@ -212,6 +213,7 @@ class Tb {
   std::vector<Sig> sigs_;
   lockstep::Instance inst_;
   std::unique_ptr<Vmp1_rm> rtl_;
+  const mp1_rm_cfg_t cfg_{MP1_AWF};  // as the RTL's AWF parameter (docs/mp1.md §14)
   mp1_rm_state_t m_{};
   mp1_rm_in_t in_{};
   rng_t g_{};

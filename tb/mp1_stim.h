@@ -1,5 +1,7 @@
 // Stimulus shared by the MP1 lockstep testbenches: random message chunk streams on a channel, and
-// an output arbiter shared with a random competitor (docs/mp1.md §2-§4, §10.2).
+// an output arbiter shared with a random competitor (docs/mp1.md §2-§4, §10.2). Addresses are
+// words of MP1_AWF flits (§14; -DMP1_AWF=2 with an RTL built with -GAWF=2); at MP1_AWF = 1 every
+// stream is the one MP1 always had, draw for draw.
 #ifndef MADPOST_MP1_STIM_H
 #define MADPOST_MP1_STIM_H
 
@@ -9,9 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "mp1_awf.h"
 #include "rng.h"
 
 namespace mp1stim {
+
+constexpr uint32_t kAwf = MP1_AWF;                     // address flits per word
+constexpr uint32_t kAddrs = 1u << MP1_AWB;             // positions an address names
 
 // Chunk streams of random messages (docs/mp1.md §2, §3).
 struct Source {
@@ -32,22 +38,28 @@ struct Source {
     d.push_back((uint8_t)((b >> 3) & 7u));
     d.push_back((uint8_t)(b & 7u));
   }
+  // The first n flits (all by default) of an address word w = {code, addr} (docs/mp1.md §14.1).
+  void word(std::deque<uint8_t> &d, uint32_t w, uint32_t n = kAwf) {
+    for (uint32_t f = 0; f < n; f++) flit(d, mp1_addr_flit(kAwf, w, f));
+  }
   uint32_t addr(uint32_t p, uint32_t n) {
     // Mostly ahead or at the node; sometimes behind (bad) or anywhere.
     uint32_t r = rng_below(&rng, 10);
     if (r < 3) return p;
     if (r < 8) {
       uint32_t k = 1 + rng_below(&rng, 6);
-      return n ? (p >= k ? p - k : 0) : (p + k > 31 ? 31 : p + k);
+      return n ? (p >= k ? p - k : 0) : (p + k > kAddrs - 1 ? kAddrs - 1 : p + k);
     }
-    return rng_below(&rng, 32);
+    return rng_below(&rng, kAddrs);
   }
   void new_message() {
     msgs++;
     std::deque<uint8_t> seg;
     uint32_t kind = rng_below(&rng, 100);
-    if (kind < 5) {  // a dead flit: one address flit, then nothing (or an illegal chunk, §2.3)
-      flit(seg, (rng_below(&rng, 7) << 5) | rng_below(&rng, 32));
+    if (kind < 5) {  // a dead flit: one address word, then nothing (or an illegal chunk, §2.3)
+      const uint32_t w = (rng_below(&rng, 7) << MP1_AWB) | rng_below(&rng, kAddrs);
+      // with several flits a word, now and then only its first ones (a dead word all the same)
+      word(seg, w, kAwf > 1 && rng_chance(&rng, 1, 3) ? 1 + rng_below(&rng, kAwf - 1) : kAwf);
       if (rng_chance(&rng, 1, 3)) seg.push_back(3);
       q = seg;
       return;
@@ -57,9 +69,14 @@ struct Source {
       q = seg;
       return;
     }
-    if (kind >= 98) {  // a two-dimension header cut short: a1, then an end code (§8.8 rule 11)
+    if (kind >= 98) {  // a two-dimension header cut short: a1, then an end code (§8.8 rule 11);
+                       // with several flits a word, now and then inside a1 (§14.2 rule 6)
       const uint32_t c2[3] = {0, 1, 4};
-      flit(seg, c2[rng_below(&rng, 3)] << 5 | addr(pos, neg));
+      const uint32_t w = c2[rng_below(&rng, 3)] << MP1_AWB | addr(pos, neg);
+      // several flits a word: cut inside a1, after a1, or inside a2 (still §8.8 rule 11)
+      const uint32_t at = kAwf > 1 ? rng_below(&rng, 3) : 1;
+      word(seg, w, at == 0 ? 1 + rng_below(&rng, kAwf - 1) : kAwf);
+      if (at == 2) word(seg, 2u << MP1_AWB | addr(opos, oneg), 1 + rng_below(&rng, kAwf - 1));
       seg.push_back((uint8_t)(1 + rng_below(&rng, 2)));
       if (seg.back() == 1) {  // after an EOS the message still has to end
         q = seg;
@@ -71,8 +88,8 @@ struct Source {
     }
     uint32_t code = rng_below(&rng, 100) < 3 ? 7 : rng_below(&rng, 7);
     bool two = code == 0 || code == 1 || code == 4;
-    flit(seg, code << 5 | addr(pos, neg));
-    if (two) flit(seg, ((code == 4 ? 5u : 2u) << 5) | addr(opos, oneg));
+    word(seg, code << MP1_AWB | addr(pos, neg));
+    if (two) word(seg, ((code == 4 ? 5u : 2u) << MP1_AWB) | addr(opos, oneg));
     if (nest && code == 6 && rng_below(&rng, 4) != 0) {
       flit(seg, nest_sel);
       seg.push_back(1);  // EOS: the selection segment ends the first segment
@@ -90,7 +107,7 @@ struct Source {
     uint32_t len = rng_below(&rng, 100) < 10 ? 33 + rng_below(&rng, 70) : rng_below(&rng, 12);
     if (overlong) len = 40 + rng_below(&rng, 20);
     std::vector<std::deque<uint8_t>> all;
-    uint32_t nflits = two ? 2 : 1;
+    uint32_t nflits = (two ? 2 : 1) * kAwf;
     for (uint32_t i = 0; i < len; i++) {
       if (!overlong && nflits == 32) {
         seg.push_back(1);  // EOS
@@ -171,12 +188,19 @@ struct Arb {
   }
 };
 
-// Directed cases: segments of whole flits, address flits, and a counter check's message.
+// Directed cases: segments of whole flits, address words, and a counter check's message. An
+// address word (cf) is marked, so that put_flit and seg send it as its kAwf flits; any other value
+// is one flit.
 typedef std::deque<uint8_t> Seg;
-inline void put_flit(Seg &s, uint32_t b) {
+constexpr uint32_t kWord = 1u << 31;
+inline void put_one(Seg &s, uint32_t b) {
   s.push_back((uint8_t)(4u | ((b >> 6) & 3u)));
   s.push_back((uint8_t)((b >> 3) & 7u));
   s.push_back((uint8_t)(b & 7u));
+}
+inline void put_flit(Seg &s, uint32_t b) {
+  if (!(b & kWord)) return put_one(s, b);
+  for (uint32_t f = 0; f < kAwf; f++) put_one(s, mp1_addr_flit(kAwf, b & ~kWord, f));
 }
 // Flits, then `extra` data flits 0x40, 0x41, ..., then the end code (1 EOS, 2 EOM; 0 none).
 inline Seg seg(std::initializer_list<uint32_t> flits, uint8_t end, uint32_t extra = 0) {
@@ -186,7 +210,7 @@ inline Seg seg(std::initializer_list<uint32_t> flits, uint8_t end, uint32_t extr
   if (end) s.push_back(end);
   return s;
 }
-inline uint32_t cf(uint32_t code, uint32_t addr) { return code << 5 | addr; }
+inline uint32_t cf(uint32_t code, uint32_t addr) { return kWord | code << MP1_AWB | addr; }
 inline std::string eqs(const char *what, uint64_t got, uint64_t want) {
   return got == want ? "" : std::string(what) + " " + std::to_string(got) + ", expected " +
                                 std::to_string(want) + "; ";

@@ -40,12 +40,23 @@ expect 2 "routing: 'fast' is not one of" -- sim --routing fast
 expect 2 "expected --KEY VALUE" -- sim --mesh
 expect 2 "transpose needs a square" -- sim --mesh 8x4 --traffic transpose
 expect 2 "is not of the form KXxKY" -- sim --mesh 8
+# address words (docs/mp1.md §14): auto takes two flits beyond 32 nodes a side; one flit cannot
+# name them; the effective value is echoed
+expect 2 "address-flits 1: the 40x4 mesh needs addresses up to 39, but 1-flit addresses reach 31" \
+  -- sim --mesh 40x4 --address-flits 1
+expect 2 "address-flits 1: the 17x4 torus needs addresses up to 33" \
+  -- sim --mesh 17x4 --topology torus --address-flits 1
+expect 2 "address-flits: '3' is not one of auto|1|2" -- sim --address-flits 3
+expect 2 "not a whole number in 2..8192" -- sim --mesh 8193x4
+expect 2 "at most 4096x4096" -- sim --mesh 4097x4 --topology torus
+expect 0 "mesh=40x3 address-flits=2 routing" -- sim --mesh 40x3 --load 5 --warmup 100 --measure 300 --seeds 1
+expect 0 '"mesh":"4x4","address-flits":2,' -- sim --mesh 4x4 --address-flits 2 --load 5 --warmup 100 --measure 300 --seeds 1 --format json
 printf '[network]\nmesh = 4x4\nspeed = 9\n' > "$tmp/bad.ini"
 expect 2 "bad.ini: unknown parameter 'speed'" -- sim --config "$tmp/bad.ini"
 expect 2 "cannot open" -- sim --config "$tmp/none.ini"
 printf '[network]\nmesh = 4x4\n[run]\nseeds = 1\nwarmup = 100\nmeasure = 400\n' > "$tmp/ok.ini"
-expect 0 '"mesh":"4x4","routing":"adaptive"' -- sim --config "$tmp/ok.ini" --load 5 --format json
-expect 0 "mesh=4x4 routing=oblivious" -- sim --config "$tmp/ok.ini" --routing oblivious --load 5
+expect 0 '"mesh":"4x4","address-flits":1,"routing":"adaptive"' -- sim --config "$tmp/ok.ini" --load 5 --format json
+expect 0 "mesh=4x4 address-flits=1 routing=oblivious" -- sim --config "$tmp/ok.ini" --routing oblivious --load 5
 expect 2 "--out DIR is required" -- sweep --mesh 4x4
 expect 2 "is not FROM:TO:STEP" -- sweep --mesh 4x4 --loads 5-10 --out "$tmp"
 expect 0 "2 points" -- sweep --config "$tmp/ok.ini" --loads 5:10:5 --out "$tmp/sw" --name t --plots no

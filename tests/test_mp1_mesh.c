@@ -1,7 +1,8 @@
 /* cmocka tests of the MP1 chip and mesh C models (docs/mp1.md §11-§13): injection and selection,
  * reception arbitration, point-to-point delivery, dead flits, adaptive and static routing under
- * blocking, broadcast, intra- and inter-plane piggy-back, bad flits, multi-segment messages, and
- * the per-hop latency command's figures against seed 004's formula. */
+ * blocking, broadcast, intra- and inter-plane piggy-back, bad flits, multi-segment messages, the
+ * per-hop latency command's figures against seed 004's formula, and a mesh wider than 32 with
+ * address words of two flits (§14). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,10 +16,11 @@
 #include "mp1_hop.h"
 #include "mp1_mesh.h"
 #include "mp1_nic.h"
+#include "rng.h"
 
 /* ---- a mesh with an interface at every node ---------------------------------------------- */
 
-enum { MAXN = 32, MAXGOT = 64 };
+enum { MAXN = 128, MAXGOT = 256 };
 
 typedef struct {
   uint32_t node, len;
@@ -39,10 +41,13 @@ typedef struct {
   uint64_t t;
 } rig_t;
 
-static rig_t *rig_new(uint32_t kx, uint32_t ky) {
+/* A kx x ky mesh (at most MAXN nodes) whose address words have awf flits (docs/mp1.md §14). */
+static rig_t *rig_new_awf(uint32_t kx, uint32_t ky, uint32_t awf) {
   rig_t *r = calloc(1, sizeof *r);
   assert_non_null(r);
-  assert_int_equal(mp1_mesh_init(&r->st, &r->nx, (mp1_mesh_cfg_t){.kx = kx, .ky = ky}), 0);
+  assert_true(kx * ky <= MAXN);
+  assert_int_equal(mp1_mesh_init(&r->st, &r->nx, (mp1_mesh_cfg_t){.kx = kx, .ky = ky, .awf = awf}),
+                   0);
   r->n = kx * ky;
   for (uint32_t i = 0; i < r->n; i++) {
     mp1_nic_reset(&r->tx[i]);
@@ -52,6 +57,8 @@ static rig_t *rig_new(uint32_t kx, uint32_t ky) {
   }
   return r;
 }
+
+static rig_t *rig_new(uint32_t kx, uint32_t ky) { return rig_new_awf(kx, ky, 1); }
 
 static void rig_free(rig_t *r) {
   mp1_mesh_free(&r->st, &r->nx);
@@ -209,7 +216,7 @@ static void test_start_against_stop_dropped(void **state) {
   for (int t = 0; t < 40; t++) {
     in.inj_dat = t < n ? seq[t] : 0;
     mp1_chip_out_t o;
-    mp1_chip_eval(&st, &in, &o, &nx);
+    mp1_chip_eval(&(mp1_chip_cfg_t){.awf = 1}, &st, &in, &o, &nx);
     if (t == 5) saw_stop = (int)o.inj_stop;
     assert_int_equal(o.p0_xout_dat, 0);
     mp1_chip_clock(&st, &nx);
@@ -507,6 +514,173 @@ static void test_hop_background_load(void **state) {
   assert_true((int64_t)a.net >= a.predicted);
 }
 
+/* ---- address words of two flits: a mesh wider than 32 (docs/mp1.md §14) ------------------ */
+
+/* Bytes of a header from a to b whose addresses are words of two flits, and its selection. */
+static uint32_t hdr2(rig_t *r, uint32_t a, uint32_t b, uint32_t code2, uint32_t code1,
+                     uint8_t *o, uint32_t *sel) {
+  const uint32_t kx = r->st.cfg.kx, ax = a % kx, ay = a / kx, bx = b % kx, by = b / kx;
+  uint32_t h = 0, dim = 0;
+  if (ax != bx && ay != by) {
+    h += mp1_addr_put(2, code2, bx, o);
+    h += mp1_addr_put(2, code1, by, o + h);
+  } else if (ax != bx) {
+    h += mp1_addr_put(2, code1, bx, o);
+  } else {
+    h += mp1_addr_put(2, code1, by, o);
+    dim = 1;
+  }
+  *sel = mp1_sel_flit(0, ((bx < ax) << 1) | (by < ay), dim);
+  return h;
+}
+
+/* 40 x 3 at AWF = 2: point-to-point messages, static and adaptive, across the whole width and of
+   one to three segments, each reach their node once with their data; nothing is dropped. */
+static void test_awf2_mesh_end_to_end(void **state) {
+  (void)state;
+  rig_t *r = rig_new_awf(40, 3, 2);
+  rng_t g;
+  rng_seed(&g, 77, 0);
+  enum { NMSG = 120 };
+  static uint32_t dst[NMSG], len[NMSG];
+  static uint8_t data[NMSG][80];
+  uint32_t sent = 0;
+  for (uint64_t t = 0; t < 200000 && (sent < NMSG || rig_busy(r)); t++) {
+    if (sent < NMSG && t % 7 == 0) {
+      const uint32_t s = rng_below(&g, r->n);
+      if (r->tx[s].count < MP1_NIC_QUEUE) {
+        uint32_t d = rng_below(&g, r->n - 1);
+        d += d >= s;
+        mp1_msg_t m;
+        memset(&m, 0, sizeof m);
+        uint32_t h = mp1_msg_p2p(2, 40, s, d, rng_below(&g, 2), &m);
+        const uint32_t n = 1 + (sent % 4 == 0 ? rng_below(&g, 80) : rng_below(&g, 8));
+        data[sent][0] = (uint8_t)sent; /* the tag: each message's data differ */
+        for (uint32_t i = 1; i < n; i++) data[sent][i] = (uint8_t)rng_below(&g, 256);
+        memcpy(m.bytes + h, data[sent], n);
+        m.len = h + n;
+        dst[sent] = d, len[sent] = n;
+        assert_int_equal(mp1_nic_push(&r->tx[s], &m), 0);
+        sent++;
+      }
+    }
+    rig_step(r);
+  }
+  assert_int_equal(sent, NMSG);
+  assert_false(rig_busy(r));
+  assert_int_equal(r->ngot, NMSG);
+  static int seen[NMSG];
+  for (int i = 0; i < r->ngot; i++) {
+    const got_t *gm = &r->got[i];
+    assert_true(gm->len >= 1);
+    const uint32_t k = gm->b[0];
+    assert_true(k < NMSG);
+    seen[k]++;
+    assert_int_equal(gm->node, dst[k]);
+    assert_int_equal(gm->len, len[k]);
+    assert_memory_equal(gm->b, data[k], len[k]);
+  }
+  for (uint32_t k = 0; k < NMSG; k++) assert_int_equal(seen[k], 1);
+  assert_int_equal(sum_cnt(r, offsetof(mp1_rm_regs_t, cnt_bad_addr)) +
+                       sum_cnt(r, offsetof(mp1_rm_regs_t, cnt_bad_code)) +
+                       sum_cnt(r, offsetof(mp1_rm_regs_t, cnt_bad_long)) +
+                       sum_cnt(r, offsetof(mp1_rm_regs_t, cnt_cut)),
+                   0);
+  rig_free(r);
+}
+
+/* A DELIVER to (33,0) from (0,0): cut through before its two-flit word is complete, the word runs
+   on as a dead word, dropped once at every node from (34,0) to the edge (§14.2 rule 5). */
+static void test_awf2_dead_word_runs_on(void **state) {
+  (void)state;
+  rig_t *r = rig_new_awf(40, 3, 2);
+  uint8_t b[8];
+  uint32_t sel;
+  const uint32_t h = hdr2(r, node(r, 0, 0), node(r, 33, 0), 0, MP1_CODE_DELIVER, b, &sel);
+  b[h] = 7, b[h + 1] = 8, b[h + 2] = 9;
+  send(r, node(r, 0, 0), sel >> 3 & 3u, sel >> 2 & 1u, b, h + 3);
+  rig_drain(r, 3000);
+  assert_int_equal(r->ngot, 1);
+  assert_int_equal(r->got[0].node, node(r, 33, 0));
+  assert_int_equal(r->got[0].len, 3);
+  assert_memory_equal(r->got[0].b, b + h, 3);
+  for (uint32_t x = 34; x < 40; x++) assert_int_equal(rm(r, node(r, x, 0), 0, 0)->cnt_dead, 1);
+  assert_int_equal(sum_cnt(r, offsetof(mp1_rm_regs_t, cnt_dead)), 6);
+  assert_int_equal(sum_cnt(r, offsetof(mp1_rm_regs_t, cnt_cut)), 0);
+  rig_free(r);
+}
+
+/* As test_adaptive_turns_when_blocked, beyond x = 32: a long message keeps (34,0)'s X output busy
+   when an adaptive message from (33,0) to (38,2) arrives there; it turns into Y at x = 34 with
+   its two-flit words swapped, turns back into X at y = 2 and is delivered at (38,2). */
+static void test_awf2_adaptive_turn_delivers(void **state) {
+  (void)state;
+  rig_t *r = rig_new_awf(40, 3, 2);
+  uint8_t blk[2 + 90], m[8];
+  uint32_t sel, sel2;
+  const uint32_t hb = hdr2(r, node(r, 34, 0), node(r, 39, 0), 0, MP1_CODE_DELIVER, blk, &sel);
+  for (int i = 0; i < 90; i++) blk[hb + (uint32_t)i] = (uint8_t)i;
+  send(r, node(r, 34, 0), sel >> 3 & 3u, sel >> 2 & 1u, blk, hb + 90);
+  for (int i = 0; i < 30; i++) rig_step(r);
+  const uint32_t h = hdr2(r, node(r, 33, 0), node(r, 38, 2), MP1_CODE_P2P_ADAPTIVE,
+                          MP1_CODE_DELIVER, m, &sel2);
+  m[h] = 0xc0, m[h + 1] = 0xde;
+  send(r, node(r, 33, 0), sel2 >> 3 & 3u, sel2 >> 2 & 1u, m, h + 2);
+  rig_drain(r, 5000);
+  assert_int_equal(rm(r, node(r, 34, 0), 0, 0)->cnt_adapt, 1);
+  assert_int_equal(sum_cnt(r, offsetof(mp1_rm_regs_t, cnt_adapt)), 1);
+  const got_t *g = got_at(r, node(r, 38, 2));
+  assert_non_null(g);
+  assert_int_equal(g->len, 2);
+  assert_memory_equal(g->b, m + h, 2);
+  assert_int_equal(r->ngot, 2);
+  assert_int_equal(sum_cnt(r, offsetof(mp1_rm_regs_t, cnt_bad_addr)), 0);
+  rig_free(r);
+}
+
+/* BCAST_2D from (30,0) to (35,2) with two-flit words: every node of the rectangle outside the
+   source's column gets the data once, nothing else does. */
+static void test_awf2_broadcast_rectangle(void **state) {
+  (void)state;
+  rig_t *r = rig_new_awf(40, 3, 2);
+  uint8_t b[8];
+  uint32_t sel;
+  const uint32_t h = hdr2(r, node(r, 30, 0), node(r, 35, 2), MP1_CODE_BCAST_2D,
+                          MP1_CODE_BCAST_1D, b, &sel);
+  b[h] = 0xb0, b[h + 1] = 0xb1;
+  send(r, node(r, 30, 0), sel >> 3 & 3u, sel >> 2 & 1u, b, h + 2);
+  rig_drain(r, 3000);
+  static int count[MAXN];
+  memset(count, 0, sizeof count);
+  for (int i = 0; i < r->ngot; i++) {
+    count[r->got[i].node]++;
+    assert_int_equal(r->got[i].len, 2);
+    assert_memory_equal(r->got[i].b, b + h, 2);
+  }
+  for (uint32_t y = 0; y < 3; y++)
+    for (uint32_t x = 0; x < 40; x++)
+      assert_int_equal(count[node(r, x, y)], (x >= 31 && x <= 35) ? 1 : 0);
+  rig_free(r);
+}
+
+/* The mesh's size limit follows the address words: 32 per side with one flit, 8192 with two. */
+static void test_awf_mesh_limits(void **state) {
+  (void)state;
+  mp1_mesh_state_t st;
+  mp1_mesh_next_t nx;
+  assert_int_equal(mp1_mesh_init(&st, &nx, (mp1_mesh_cfg_t){.kx = 33, .ky = 1}), -1);
+  assert_int_equal(mp1_mesh_init(&st, &nx, (mp1_mesh_cfg_t){.kx = 33, .ky = 1, .awf = 1}), -1);
+  assert_int_equal(mp1_mesh_init(&st, &nx, (mp1_mesh_cfg_t){.kx = 2, .ky = 2, .awf = 3}), -1);
+  assert_int_equal(mp1_mesh_init(&st, &nx, (mp1_mesh_cfg_t){.kx = 8193, .ky = 1, .awf = 2}), -1);
+  assert_int_equal(mp1_mesh_init(&st, &nx, (mp1_mesh_cfg_t){.kx = 8192, .ky = 1, .awf = 2, .lean = 1}),
+                   0);
+  assert_int_equal(st.cfg.awf, 2);
+  mp1_mesh_free(&st, &nx);
+  assert_int_equal(mp1_mesh_init(&st, &nx, (mp1_mesh_cfg_t){.kx = 32, .ky = 2}), 0);
+  assert_int_equal(st.cfg.awf, 1); /* 0 is taken as 1 */
+  mp1_mesh_free(&st, &nx);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_inject_every_output),
@@ -525,6 +699,11 @@ int main(void) {
       cmocka_unit_test(test_hop_zero_load_formula),
       cmocka_unit_test(test_hop_bad_config),
       cmocka_unit_test(test_hop_background_load),
+      cmocka_unit_test(test_awf2_mesh_end_to_end),
+      cmocka_unit_test(test_awf2_dead_word_runs_on),
+      cmocka_unit_test(test_awf2_adaptive_turn_delivers),
+      cmocka_unit_test(test_awf2_broadcast_rectangle),
+      cmocka_unit_test(test_awf_mesh_limits),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -72,50 +72,55 @@ static void lone_messages(void **state) {
 
 /* Exactly the oblivious (X then Y) paths: every channel's live crossings equal the number of the
  * permutation's paths through it, no other channel carries a live message, and each crossing holds
- * its link at least as long as its chunks take. */
+ * its link at least as long as its chunks take. With address words of one flit and of two (a dead
+ * word is two flits then: still not live, docs/mp1.md §14.2 rule 5). */
 static void crossings_match_paths(void **state) {
   (void)state;
-  const char *kv[] = {"mesh", "4x4", "mode", "sync", "traffic", "bitrev", "drain", "20000",
-                      "routing", "oblivious", "length", "6", NULL};
-  mp1_sim_cfg_t c = cfg(kv);
-  const uint32_t n = 16;
-  uint64_t cross[16 * 8], busy[16 * 8], dead[16 * 8], want[16 * 8] = {0}, least[16 * 8] = {0};
-  mp1_sim_chan_t ch = {cross, busy, dead};
-  mp1_sim_result_t r;
-  run(&c, 5, &r, &ch);
-  assert_true(r.complete);
-  mp1_traffic_cfg_t t = {.pattern = MP1_TR_BITREV, .kx = 4, .ky = 4};
-  uint32_t msgs = 0;
-  for (uint32_t s = 0; s < n; s++) {
-    const int64_t d = mp1_traffic_dest(&t, s, NULL);
-    if (d < 0) continue;
-    msgs++;
-    int x = (int)(s % 4), y = (int)(s / 4);
-    const int dx = (int)(d % 4), dy = (int)(d / 4);
-    const uint32_t p = ((uint32_t)(dx < x) << 1) | (uint32_t)(dy < y);
-    /* a link holds the message's flits still to go (6, or 5 once the turn consumed the first
-     * address flit) as 3 chunks each, then the EOM */
-    const uint32_t turned = x != dx && y != dy;
-    while (x != dx) {
-      want[(y * 4 + x) * 8 + 2 * p]++;
-      least[(y * 4 + x) * 8 + 2 * p] += 3 * 6 + 1;
-      x += dx > x ? 1 : -1;
+  for (uint32_t awf = 1; awf <= 2; awf++) {
+    const char *kv[] = {"mesh", "4x4", "mode", "sync", "traffic", "bitrev", "drain", "20000",
+                        "routing", "oblivious", "length", "6", "address-flits",
+                        awf == 1 ? "1" : "2", NULL};
+    mp1_sim_cfg_t c = cfg(kv);
+    const uint32_t n = 16;
+    uint64_t cross[16 * 8], busy[16 * 8], dead[16 * 8], want[16 * 8] = {0}, least[16 * 8] = {0};
+    mp1_sim_chan_t ch = {cross, busy, dead};
+    mp1_sim_result_t r;
+    run(&c, 5, &r, &ch);
+    assert_true(r.complete);
+    mp1_traffic_cfg_t t = {.pattern = MP1_TR_BITREV, .kx = 4, .ky = 4};
+    uint32_t msgs = 0;
+    for (uint32_t s = 0; s < n; s++) {
+      const int64_t d = mp1_traffic_dest(&t, s, NULL);
+      if (d < 0) continue;
+      msgs++;
+      int x = (int)(s % 4), y = (int)(s / 4);
+      const int dx = (int)(d % 4), dy = (int)(d / 4);
+      const uint32_t p = ((uint32_t)(dx < x) << 1) | (uint32_t)(dy < y);
+      /* a link holds the message's flits still to go (6 bytes, each address word awf flits; once
+       * the turn consumed the first word, that word fewer) as 3 chunks each, then the EOM */
+      const uint32_t turned = x != dx && y != dy, flits = 6 + (1 + turned) * (awf - 1);
+      while (x != dx) {
+        want[(y * 4 + x) * 8 + 2 * p]++;
+        least[(y * 4 + x) * 8 + 2 * p] += 3 * flits + 1;
+        x += dx > x ? 1 : -1;
+      }
+      while (y != dy) {
+        want[(y * 4 + x) * 8 + 2 * p + 1]++;
+        least[(y * 4 + x) * 8 + 2 * p + 1] += 3 * (flits - turned * awf) + 1;
+        y += dy > y ? 1 : -1;
+      }
     }
-    while (y != dy) {
-      want[(y * 4 + x) * 8 + 2 * p + 1]++;
-      least[(y * 4 + x) * 8 + 2 * p + 1] += 3 * (6 - turned) + 1;
-      y += dy > y ? 1 : -1;
+    assert_int_equal(r.delivered, msgs);
+    assert_true(r.util_dead_mean > 0); /* dead words ran on past destinations off the edge */
+    for (uint32_t i = 0; i < n * 8; i++) {
+      if (cross[i] != want[i])
+        fail_msg("awf %u: node %u channel %u: %llu live crossings, the paths give %llu", awf, i / 8,
+                 i % 8, (unsigned long long)cross[i], (unsigned long long)want[i]);
+      assert_true(busy[i] >= dead[i]);
+      if (busy[i] - dead[i] < least[i])
+        fail_msg("awf %u: node %u channel %u: %llu live cycles for %llu messages", awf, i / 8,
+                 i % 8, (unsigned long long)(busy[i] - dead[i]), (unsigned long long)want[i]);
     }
-  }
-  assert_int_equal(r.delivered, msgs);
-  for (uint32_t i = 0; i < n * 8; i++) {
-    if (cross[i] != want[i])
-      fail_msg("node %u channel %u: %llu live crossings, the paths give %llu", i / 8, i % 8,
-               (unsigned long long)cross[i], (unsigned long long)want[i]);
-    assert_true(busy[i] >= dead[i]);
-    if (busy[i] - dead[i] < least[i])
-      fail_msg("node %u channel %u: %llu live cycles for %llu messages", i / 8, i % 8,
-               (unsigned long long)(busy[i] - dead[i]), (unsigned long long)want[i]);
   }
 }
 
@@ -245,14 +250,71 @@ static void torus(void **state) {
     }
     assert_true(wrap > r.delivered / 20);
   }
-  /* 5-bit addresses: a torus unrolls into a mesh twice as wide */
+  /* a torus unrolls into a mesh twice as wide: with one-flit (5-bit) addresses at most 16x16,
+     with two-flit (13-bit) ones 4096x4096; auto takes two flits beyond 16x16 */
   mp1_sim_cfg_t c;
   char err[256];
   mp1_sim_cfg_default(&c);
   assert_int_equal(mp1_sim_cfg_set(&c, "topology", "torus", err, sizeof err), 0);
+  assert_int_equal(mp1_sim_cfg_set(&c, "mesh", "16x16", err, sizeof err), 0);
+  assert_int_equal(mp1_sim_awf(&c), 1);
   assert_int_equal(mp1_sim_cfg_set(&c, "mesh", "17x16", err, sizeof err), 0);
+  assert_int_equal(mp1_sim_cfg_check(&c, err, sizeof err), 0);
+  assert_int_equal(mp1_sim_awf(&c), 2);
+  assert_int_equal(mp1_sim_cfg_set(&c, "address-flits", "1", err, sizeof err), 0);
   assert_int_equal(mp1_sim_cfg_check(&c, err, sizeof err), -1);
-  assert_non_null(strstr(err, "at most 16x16"));
+  assert_non_null(strstr(err, "address-flits 1: the 17x16 torus needs addresses up to 33"));
+  assert_int_equal(mp1_sim_cfg_set(&c, "address-flits", "auto", err, sizeof err), 0);
+  assert_int_equal(mp1_sim_cfg_set(&c, "mesh", "4097x16", err, sizeof err), 0);
+  assert_int_equal(mp1_sim_cfg_check(&c, err, sizeof err), -1);
+  assert_non_null(strstr(err, "at most 4096x4096"));
+}
+
+/* Beyond 32 nodes a side the addresses take two flits (docs/mp1.md §14, address-flits auto): a
+ * 40x4 mesh and an unrolled 17x3 torus (a 34x6 chip mesh) conserve their messages and deliver
+ * them all once drained; the sources do not depend on the address flits, so an 8x8 mesh run with
+ * address-flits 2 generates and, drained, delivers the same messages as with 1, only later. */
+static void wide_addresses(void **state) {
+  (void)state;
+  const char *kv[] = {"mesh", "40x4", "load", "40", "warmup", "300", "measure", "2000",
+                      "length", "40", NULL};
+  mp1_sim_cfg_t c = cfg(kv);
+  assert_int_equal(mp1_sim_awf(&c), 2);
+  mp1_sim_result_t r;
+  run(&c, 5, &r, NULL);
+  assert_int_equal(r.generated,
+                   r.overflow + r.delivered + r.corrupt + r.in_queue + r.in_network);
+  assert_int_equal(r.corrupt + r.net_dropped, 0);
+  assert_true(r.w_delivered > 100);
+  c.drain = 200000;
+  run(&c, 5, &r, NULL);
+  assert_int_equal(r.generated, r.overflow + r.delivered);
+  assert_int_equal(r.in_queue + r.in_network + r.corrupt + r.net_dropped, 0);
+  assert_true(r.hops_mean > 10.0); /* mean distance of 40x4: (40^2-1)/120 + (16-1)/12 = 14.6 */
+
+  const char *kt[] = {"mesh", "17x3", "topology", "torus", "load", "20", "warmup", "300",
+                      "measure", "1500", "drain", "100000", NULL};
+  mp1_sim_cfg_t t = cfg(kt);
+  assert_int_equal(mp1_sim_awf(&t), 2);
+  run(&t, 6, &r, NULL);
+  assert_int_equal(r.generated, r.overflow + r.delivered);
+  assert_int_equal(r.in_queue + r.in_network + r.corrupt + r.net_dropped, 0);
+  assert_true(r.delivered > 100);
+
+  const char *k8[] = {"mesh", "8x8", "load", "20", "warmup", "300", "measure", "3000",
+                      "drain", "100000", "length", "12", NULL};
+  mp1_sim_cfg_t a = cfg(k8), b = cfg(k8);
+  char err[256];
+  assert_int_equal(mp1_sim_cfg_set(&b, "address-flits", "2", err, sizeof err), 0);
+  mp1_sim_result_t ra, rb;
+  run(&a, 8, &ra, NULL);
+  run(&b, 8, &rb, NULL);
+  assert_int_equal(rb.generated, rb.overflow + rb.delivered);
+  assert_int_equal(rb.corrupt + rb.net_dropped, 0);
+  /* the same sources, so the same messages and the same data bytes; the headers are longer */
+  assert_int_equal(ra.generated, rb.generated);
+  assert_int_equal(ra.delivered, rb.delivered);
+  assert_true(rb.net_lat_mean > ra.net_lat_mean);
 }
 
 static void stat_ci(void **state) {
@@ -293,7 +355,7 @@ static void config_errors(void **state) {
   mp1_sim_cfg_default(&c);
   assert_int_equal(mp1_sim_cfg_set(&c, "bogus", "1", err, sizeof err), -1);
   assert_non_null(strstr(err, "unknown parameter 'bogus'"));
-  assert_int_equal(mp1_sim_cfg_set(&c, "mesh", "33x4", err, sizeof err), -1);
+  assert_int_equal(mp1_sim_cfg_set(&c, "mesh", "8193x4", err, sizeof err), -1);
   assert_non_null(strstr(err, "mesh (KX)"));
   assert_int_equal(mp1_sim_cfg_set(&c, "mesh", "16", err, sizeof err), -1);
   assert_non_null(strstr(err, "KXxKY"));
@@ -353,7 +415,8 @@ int main(void) {
       cmocka_unit_test(lone_messages), cmocka_unit_test(crossings_match_paths),
       cmocka_unit_test(conservation),  cmocka_unit_test(end_to_end),
       cmocka_unit_test(determinism),   cmocka_unit_test(broadcast_domain),
-      cmocka_unit_test(torus),         cmocka_unit_test(stat_ci),
+      cmocka_unit_test(torus),         cmocka_unit_test(wide_addresses),
+      cmocka_unit_test(stat_ci),
       cmocka_unit_test(config_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -111,7 +111,7 @@ static void test_traffic_check(void **state) {
   const mp1_traffic_cfg_t good[] = {
       cfg(MP1_TR_UNIFORM, 3, 5, 0),  cfg(MP1_TR_LOCAL, 1, 2, 1),   cfg(MP1_TR_SHUFFLE, 8, 4, 0),
       cfg(MP1_TR_BITREV, 16, 16, 0), cfg(MP1_TR_BITCOMP, 2, 1, 0), cfg(MP1_TR_TRANSPOSE, 3, 3, 0),
-      cfg(MP1_TR_LOCAL, 1024, 1024, 1)};
+      cfg(MP1_TR_LOCAL, 1024, 1024, 1), cfg(MP1_TR_UNIFORM, 8192, 8192, 0)};
   for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
     assert_int_equal(mp1_traffic_check(&good[i], err, sizeof err), 0);
     assert_string_equal(err, "");
@@ -127,7 +127,7 @@ static void test_traffic_check(void **state) {
   expect_bad(cfg(MP1_TR_TRANSPOSE, 4, 8, 0), "transpose needs a square network");
   expect_bad(cfg(MP1_TR_UNIFORM, 1, 1, 0), "at least 2 nodes");
   expect_bad(cfg(MP1_TR_LOCAL, 0, 4, 0), "kx and ky");
-  expect_bad(cfg(MP1_TR_LOCAL, 4, 1025, 0), "kx and ky");
+  expect_bad(cfg(MP1_TR_LOCAL, 4, 8193, 0), "kx and ky");
   expect_bad(cfg((mp1_pattern_e)42, 4, 4, 0), "unknown");
   h.hot_node = 16;
   expect_bad(h, "hot node 16 out of range");

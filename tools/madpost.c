@@ -359,7 +359,7 @@ static int cmd_meshbench(int argc, char **argv) {
   mp1_mesh_in_t *in = calloc(n, sizeof *in);
   mp1_mesh_out_t *out = calloc(n, sizeof *out);
   mp1_nic_t *nic = calloc(2 * (size_t)n, sizeof *nic);
-  if (!in || !out || !nic || mp1_mesh_init(&st, &nx, (mp1_mesh_cfg_t){.kx = kx, .ky = ky})) {
+  if (!in || !out || !nic || mp1_mesh_init(&st, &nx, (mp1_mesh_cfg_t){.kx = kx, .ky = ky, .awf = 1})) {
     fprintf(stderr, "madpost: meshbench: out of memory\n");
     return 1;
   }
@@ -375,7 +375,7 @@ static int cmd_meshbench(int argc, char **argv) {
         if (d >= i) d++;
         mp1_msg_t m;
         memset(&m, 0, sizeof m);
-        uint32_t h = mp1_msg_p2p(kx, i, d, 0, &m);
+        uint32_t h = mp1_msg_p2p(1, kx, i, d, 0, &m);
         for (int b = 0; b < 4; b++) m.bytes[h++] = (uint8_t)b;
         m.len = h;
         if (!mp1_nic_push(&nic[i], &m)) sent++;

@@ -97,7 +97,9 @@ static int usage_to(FILE *f, const char *cmd) {
   fprintf(f,
           "usage: madpost %s [--config FILE] [--KEY VALUE ...] [--format table|csv|json]%s\n"
           "keys (also in the config file, sections [network] [traffic] [run]):\n"
-          "  --mesh KXxKY (16x16, 2..32 each)  --routing oblivious|restrictive|adaptive\n"
+          "  --mesh KXxKY (16x16, 2..8192 each)  --routing oblivious|restrictive|adaptive\n"
+          "  --address-flits auto|1|2 (auto: 1 when every address fits 5 bits, i.e. a mesh up to\n"
+          "            32x32 or a torus up to 16x16, else 2: 13-bit addresses)\n"
           "  --queue N (10)  --traffic uniform|local|shuffle|bitrev|transpose|bitcomp|hotspot|\n"
           "            broadcast|bcast-p2p (these two: mode sync)\n"
           "  --mode async|sync  --arrival exponential|uniform|bursty  --burst MEAN (4)\n"
@@ -105,7 +107,7 @@ static int usage_to(FILE *f, const char *cmd) {
           "  --hot-node N  --hot-frac F  --warmup CYCLES (8000)  --measure CYCLES (8000)\n"
           "  --drain CYCLES (0; sync needs it)  --seed S (1)  --seeds RUNS (3)\n"
           "  --zero-offset plus|random  --bcast-src NODE  --bcast-size SIDE\n"
-          "  --topology mesh|torus (torus: four chips per node, up to 16x16)\n"
+          "  --topology mesh|torus (torus: four chips per node, up to 4096x4096)\n"
           "  --torus-inject paper|fixed|random\n"
           "  sim only: --trace FILE (CSV: one line per delivered message)\n"
           "            --channels FILE (CSV: each channel's crossings and busy cycles)\n",

@@ -1,5 +1,7 @@
 /* Prints a block's port list as its X-macro header defines it, one "dir name width" line per port
- * in RTL order, for scripts/check_ports.sh to compare with the RTL. usage: portlist BLOCK */
+ * in RTL order, for scripts/check_ports.sh to compare with the RTL. usage: portlist BLOCK. The MP1
+ * widths that depend on the address flits per word are those of -DMP1_AWF (1 unless given;
+ * docs/mp1.md §14). */
 #include <stdio.h>
 #include <string.h>
 
