@@ -119,6 +119,11 @@ lint:
 	verilator --lint-only -Wall --top-module mp1_mesh $(MP1M_VFLAGS) $(MP1_MESH_RTL)
 	verilator --lint-only -Wall --top-module mp1_mesh -GKX=4 -GKY=4 -GLVKX=2 -GLVKY=2 \
 	  +define+MP1_CHIP_MODULE=$(MP1_CHIP_TOP) $(MP1_MESH_RTL)
+	verilator --lint-only -Wall --top-module $(MP1_RM_TOP) -GAWF=2 $(MP1_RM_RTL)
+	verilator --lint-only -Wall --top-module $(MP1_PLANE_TOP) -GAWF=2 $(MP1_PLANE_RTL)
+	verilator --lint-only -Wall --top-module $(MP1_CHIP_TOP) -GAWF=2 $(MP1_CHIP_RTL)
+	verilator --lint-only -Wall --top-module mp1_mesh -GKX=40 -GKY=3 -GAWF=2 \
+	  +define+MP1_CHIP_MODULE=$(MP1_CHIP_TOP) $(MP1_MESH_RTL)
 	@echo "lint: verilator -Wall clean"
 
 synth: $(BUILD)/synth/dslink.log $(BUILD)/synth/mp1_rm.log $(BUILD)/synth/mp1_plane.log $(BUILD)/synth/mp1_chip.log

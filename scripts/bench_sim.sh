@@ -49,12 +49,23 @@ cat <<EOF
 
 Peak resident set: 8x8 $a KB, 32x32 $b KB: $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.0f", (b - a) * 1024 / 960 }') bytes per added node
 (the issue's limit: 2 KB).
+EOF
 
-EOF
-# Beyond 32x32 the addresses take two flits (docs/mp1.md §14); a short run, for the memory.
-j=$("$bin" simbench --seeds 1 --warmup 200 --measure 200 --format json --mesh 256x256 --load 20)
+# Large meshes: 13-bit addresses (docs/mp1.md §14), shorter runs.
 cat <<EOF
-256x256 mesh (address words of two flits, docs/mp1.md §14), 400 cycles at 20%:
-$(awk -v v="$(field node_cycles_per_s "$j")" 'BEGIN { printf "%.2f M", v / 1e6 }') node-cycles/s,
-$(field bytes_per_node_model "$j") bytes of state per node, peak resident set $(field peak_rss_kb "$j") KB.
+
+Large meshes take two-flit address words (\`address-flits = 2\`, docs/mp1.md §14) and shorter
+runs (64x64: 2,000 warm-up and 8,000 measured cycles; 256x256: 1,000 and 3,000), at the 32x32
+row's load as a percentage of 8/(3n) (n grows with the mesh, so the load per node falls as 1/n).
+Memory per node here is the whole process's peak resident set over the nodes.
+
+| network | load (% of 8/(3n)) | cycles | node-cycles/s | state per node (B) | peak RSS (KB) | peak RSS per node (B) |
+|---|---|---|---|---|---|---|
 EOF
+load=$(awk -v s="$sat" 'BEGIN { printf "%.2f", s / 2 }')
+for spec in "64 2000 8000" "256 1000 3000"; do
+  set -- $spec
+  j=$("$bin" simbench --seeds 1 --warmup "$2" --measure "$3" --format json --mesh "$1x$1" --load "$load")
+  rss=$(field peak_rss_kb "$j")
+  echo "| $1x$1 mesh | $load | $(($2 + $3)) | $(awk -v v="$(field node_cycles_per_s "$j")" 'BEGIN { printf "%.2f M", v / 1e6 }') | $(field bytes_per_node_model "$j") | $rss | $(awk -v r="$rss" -v n="$(($1 * $1))" 'BEGIN { printf "%.0f", r * 1024 / n }') |"
+done
