@@ -136,6 +136,19 @@ static void assert_stream_eq(const stream_t *got, const stream_t *want) {
   }
 }
 
+/* The segments, sent one after another, came out of output s in order: its non-idle chunks are
+   theirs (the idle chunks between segments are the machine's to place). */
+static void assert_segs_out(const stream_t *out, const stream_t *seg, int nseg) {
+  stream_t got, nz = {.n = 0}, wz = {.n = 0};
+  trimmed(out, &got);
+  for (int i = 0; i < got.n; i++)
+    if (got.c[i]) nz.c[nz.n++] = got.c[i];
+  for (int k = 0; k < nseg; k++)
+    for (int i = 0; i < seg[k].n; i++)
+      if (seg[k].c[i]) wz.c[wz.n++] = seg[k].c[i];
+  assert_stream_eq(&nz, &wz);
+}
+
 static const uint8_t DATA[] = {0xA1, 0x02, 0x77, 0xFF};
 
 /* §5.1: no match, straight free: the stream leaves unchanged, one cycle behind. */
@@ -257,7 +270,7 @@ static void test_blocked_multi_segment(void **state) {
   rig_init(&r, 2, 4);
   r.blocked[MP1_RM_ST] = r.blocked[MP1_RM_OT] = 1;
   r.unblock_at[MP1_RM_ST] = 400;
-  stream_t seg[3] = {{.n = 0}, {.n = 0}, {.n = 0}}, all = {.n = 0}, got;
+  stream_t seg[3] = {{.n = 0}, {.n = 0}, {.n = 0}};
   put_flit(&seg[0], aflit(MP1_CODE_P2P_ADAPTIVE, 9));
   put_flit(&seg[0], aflit(MP1_CODE_DELIVER, 7));
   for (int i = 0; i < 30; i++) put_flit(&seg[0], (uint32_t)i);
@@ -269,18 +282,8 @@ static void test_blocked_multi_segment(void **state) {
   const int fill = rig_run_segs(&r, seg, 3, 900);
   assert_true(fill <= MP1_RM_BUF);
   assert_true(fill >= 97); /* a whole segment waited in the buffer */
-  for (int k = 0; k < 3; k++) {
-    memcpy(all.c + all.n, seg[k].c, (size_t)seg[k].n);
-    all.n += seg[k].n;
-  }
-  trimmed(&r.out[MP1_RM_ST], &got);
   /* the straight output carries the segments in order, each followed by the idle chunk */
-  stream_t nz = {.n = 0}, wz = {.n = 0};
-  for (int i = 0; i < got.n; i++)
-    if (got.c[i]) nz.c[nz.n++] = got.c[i];
-  for (int i = 0; i < all.n; i++)
-    if (all.c[i]) wz.c[wz.n++] = all.c[i];
-  assert_stream_eq(&nz, &wz);
+  assert_segs_out(&r.out[MP1_RM_ST], seg, 3);
   assert_int_equal(r.first_cycle[MP1_RM_OT], -1);
   assert_true(r.first_cycle[MP1_RM_ST] > 400);
   assert_int_equal(r.st.r.rm_st, MP1_RM_IDLE);
@@ -597,7 +600,7 @@ static void test_stop_threshold(void **state) {
     r.cfg.awf = awf;
     r.blocked[MP1_RM_ST] = r.blocked[MP1_RM_OT] = 1;
     r.unblock_at[MP1_RM_ST] = 400;
-    stream_t seg[3] = {{.n = 0}, {.n = 0}, {.n = 0}}, all = {.n = 0}, got;
+    stream_t seg[3] = {{.n = 0}, {.n = 0}, {.n = 0}};
     put_word(&seg[0], awf, MP1_CODE_P2P_ADAPTIVE, 9);
     put_word(&seg[0], awf, MP1_CODE_DELIVER, 7);
     for (int i = 0; i < 32 - 2 * (int)awf; i++) put_flit(&seg[0], (uint32_t)i);
@@ -619,17 +622,7 @@ static void test_stop_threshold(void **state) {
     assert_true(t_stop > 0);
     const int fill = rig_run_segs(&r, seg, 3, 900);
     assert_true(fill >= 97 && fill <= MP1_RM_BUF);
-    for (int k = 0; k < 3; k++) {
-      memcpy(all.c + all.n, seg[k].c, (size_t)seg[k].n);
-      all.n += seg[k].n;
-    }
-    trimmed(&r.out[MP1_RM_ST], &got);
-    stream_t nz = {.n = 0}, wz = {.n = 0};
-    for (int i = 0; i < got.n; i++)
-      if (got.c[i]) nz.c[nz.n++] = got.c[i];
-    for (int i = 0; i < all.n; i++)
-      if (all.c[i]) wz.c[wz.n++] = all.c[i];
-    assert_stream_eq(&nz, &wz);
+    assert_segs_out(&r.out[MP1_RM_ST], seg, 3);
     assert_int_equal(r.st.r.rm_st, MP1_RM_IDLE);
   }
 }
