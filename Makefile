@@ -40,7 +40,7 @@ LOCKSTEP := $(VL_DIR)/Vdslink
 
 .PHONY: all deps lib run test test-unit test-lockstep test-bp3 lint synth check-ports mutants \
         figures figures-doc figures-plot soak clean help lockstep bench reproduce test-mp1-rm mutants-mp1-rm test-mp1-plane mutants-mp1-plane test-mp1-chip mutants-mp1-chip test-mp1-mesh mutants-mp1-mesh test-mp1-torus \
-        test-mp1-awf2 check-ports-awf2
+        test-mp1-awf2 check-ports-awf2 mutants-mp1-rm-awf2
 
 all: lib $(BUILD)/madpost $(LOCKSTEP)
 
@@ -182,7 +182,7 @@ endef
 define vl_mutants
 	@mkdir -p $(3)/rtl
 	$(BUILD)/mutgen $(6) $(3)/rtl $(4)
-	$(call vl_build,$(1),$(2),$(3),$(addprefix $(3)/rtl/,$(notdir $(4))),$(5),,$(7))
+	$(call vl_build,$(1),$(2),$(3),$(addprefix $(3)/rtl/,$(notdir $(4))),$(5),$(8),$(7))
 endef
 
 # A build directory is rebuilt when the RTL selection written into its stamp changes.
@@ -332,6 +332,11 @@ $(MUT_DIR)/Vdslink: tb/dslink_mutants.txt $(BUILD)/mutgen tb/dslink_lockstep.cpp
 $(MP1_MUT_DIR)/Vmp1_rm: tb/mp1_rm_mutants.txt $(BUILD)/mutgen tb/mp1_rm_lockstep.cpp $(MP1_TB_DEPS) $(MP1_RM_RTL)
 	$(call vl_mutants,Vmp1_rm,$(MP1_RM_TOP),$(MP1_MUT_DIR),$(MP1_RM_RTL),tb/mp1_rm_lockstep.cpp,tb/mp1_rm_mutants.txt,-DLOCKSTEP_CMP_REGS=1)
 
+# The wide-address logic's own mutants, against the lockstep at AWF = 2 (docs/mp1.md §14).
+MP1W_MUT_DIR := $(BUILD)/vl/mp1_rm_awf2_mut
+$(MP1W_MUT_DIR)/Vmp1_rm: tb/mp1_rm_awf2_mutants.txt $(BUILD)/mutgen tb/mp1_rm_lockstep.cpp $(MP1_TB_DEPS) $(MP1_RM_RTL)
+	$(call vl_mutants,Vmp1_rm,$(MP1_RM_TOP),$(MP1W_MUT_DIR),$(MP1_RM_RTL),tb/mp1_rm_lockstep.cpp,tb/mp1_rm_awf2_mutants.txt,-DLOCKSTEP_CMP_REGS=1 -DMP1_AWF=2,-GAWF=2)
+
 $(MP1P_MUT_DIR)/Vmp1_plane: tb/mp1_plane_mutants.txt $(BUILD)/mutgen tb/mp1_plane_lockstep.cpp $(MP1_TB_DEPS) $(MP1_PLANE_RTL)
 	$(call vl_mutants,Vmp1_plane,$(MP1_PLANE_TOP),$(MP1P_MUT_DIR),$(MP1_PLANE_RTL),tb/mp1_plane_lockstep.cpp,tb/mp1_plane_mutants.txt,)
 
@@ -343,11 +348,15 @@ $(MP1C_MUT_DIR)/Vmp1_chip: tb/mp1_chip_mutants.txt $(BUILD)/mutgen tb/mp1_chip_l
 $(MP1M_MUT_DIR)/Vmp1_mesh: tb/mp1_mesh_mutants.txt $(BUILD)/mutgen tb/mp1_mesh_lockstep.cpp $(MP1_TB_DEPS) $(MP1_MESH_RTL)
 	$(call vl_mutants,Vmp1_mesh,mp1_mesh,$(MP1M_MUT_DIR),$(MP1_MESH_RTL),tb/mp1_mesh_lockstep.cpp,tb/mp1_mesh_mutants.txt,-DLOCKSTEP_CMP_REGS=1)
 
-mutants: $(MUT_DIR)/Vdslink mutants-mp1-rm mutants-mp1-plane mutants-mp1-chip mutants-mp1-mesh
+mutants: $(MUT_DIR)/Vdslink mutants-mp1-rm mutants-mp1-rm-awf2 mutants-mp1-plane mutants-mp1-chip mutants-mp1-mesh
 	@scripts/mutants.sh $(MUT_DIR)/Vdslink tb/dslink_mutants.txt dslink $(DSLINK_MUT_RUNS)
 
 mutants-mp1-rm: $(MP1_MUT_DIR)/Vmp1_rm
 	@scripts/mutants.sh $(MP1_MUT_DIR)/Vmp1_rm tb/mp1_rm_mutants.txt mp1_rm \
+	  $(foreach t,$(RM_DIRECTED),'--test $(t)') $(MP1_MUT_RUNS)
+
+mutants-mp1-rm-awf2: $(MP1W_MUT_DIR)/Vmp1_rm
+	@scripts/mutants.sh $(MP1W_MUT_DIR)/Vmp1_rm tb/mp1_rm_awf2_mutants.txt mp1_rm_awf2 \
 	  $(foreach t,$(RM_DIRECTED),'--test $(t)') $(MP1_MUT_RUNS)
 
 mutants-mp1-plane: $(MP1P_MUT_DIR)/Vmp1_plane
