@@ -39,7 +39,7 @@ VL_DIR ?= $(BUILD)/vl/dslink$(VL_TAG)
 LOCKSTEP := $(VL_DIR)/Vdslink
 
 .PHONY: all deps lib run test test-unit test-lockstep test-bp3 lint synth check-ports mutants \
-        figures figures-doc figures-plot soak clean help lockstep bench reproduce test-mp1-rm mutants-mp1-rm test-mp1-plane mutants-mp1-plane test-mp1-chip mutants-mp1-chip test-mp1-mesh mutants-mp1-mesh test-mp1-torus \
+        figures figures-doc figures-plot soak clean help lockstep bench reproduce test-c104-unit test-mp1-rm mutants-mp1-rm test-mp1-plane mutants-mp1-plane test-mp1-chip mutants-mp1-chip test-mp1-mesh mutants-mp1-mesh test-mp1-torus \
         test-mp1-awf2 check-ports-awf2
 
 all: lib $(BUILD)/madpost $(LOCKSTEP)
@@ -50,6 +50,7 @@ help:
 	@echo "                lint, synth, ports, DS-Link lockstep (bit periods 1 and 3), MP1 routing"
 	@echo "                machine, plane, chip and 4x4 mesh lockstep (directed and random), mutants"
 	@echo "                of every block and level"
+	@echo "make test-c104-unit  the C104 switch model's unit tests (plain and sanitized)"
 	@echo "make test-mp1-rm|test-mp1-plane|test-mp1-chip|test-mp1-mesh   one MP1 level"
 	@echo "make test-mp1-torus   the mesh lockstep as the unrolled torus (chip numbers by level)"
 	@echo "make test-mp1-awf2    every MP1 level's lockstep and the port check with two-flit address"
@@ -109,6 +110,11 @@ test-unit: $(addprefix $(BUILD)/tests/,$(UNIT_TESTS)) $(addprefix $(BUILD)/tests
 	done
 	@bash tests/test_cli.sh $(BUILD)/madpost
 
+# One block's unit test alone, plain and sanitized (test-unit runs every tests/test_*.c).
+test-c104-unit: $(BUILD)/tests/test_c104 $(BUILD)/tests-san/test_c104
+	@echo "== unit: test_c104"; $(BUILD)/tests/test_c104
+	@echo "== unit (asan+ubsan): test_c104"; $(BUILD)/tests-san/test_c104
+
 # ---- RTL: lint, synthesis, port check -------------------------------------------------------------
 lint:
 	verilator --lint-only -Wall --top-module $(DSLINK_TOP) $(DSLINK_RTL)
@@ -145,7 +151,7 @@ check-ports: $(BUILD)/portlist
 	@scripts/check_ports.sh $(BUILD)/portlist mp1_chip $(MP1_CHIP_TOP) $(MP1_CHIP_RTL)
 
 PORT_HDRS := include/dslink_ports.h include/mp1_awf.h include/mp1_rm_ports.h include/mp1_plane_ports.h \
-             include/mp1_chip_ports.h
+             include/mp1_chip_ports.h include/c104_ports.h
 $(BUILD)/portlist: tools/portlist.c $(PORT_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $< -o $@
