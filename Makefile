@@ -34,13 +34,21 @@ DSLINK_CMP_REGS ?= 1
 # 1 compiles Verilator's full internal trace in (switched on at run time by --trace-full)
 TRACE           ?= 1
 
+# ---- The C104 switch RTL under test (docs/c104.md): the same for your own RTL ------------------
+C104_RTL        ?= $(DSLINK_RTL) rtl/c104_cfg.sv rtl/c104_slice.sv rtl/c104_arb.sv rtl/c104.sv
+C104_TOP        ?= c104
+# 0 compares outputs only (for RTL without the dbg_*_o register observation ports)
+C104_CMP_REGS   ?= 1
+# 1 compiles Verilator's trace in (--trace-full); off by default: the design is large
+C104_TRACE      ?= 0
+
 VL_TAG := $(if $(DSLINK_PARAMS),_$(subst $(comma),_,$(subst =,,$(DSLINK_PARAMS))))
 VL_DIR ?= $(BUILD)/vl/dslink$(VL_TAG)
 LOCKSTEP := $(VL_DIR)/Vdslink
 
 .PHONY: all deps lib run test test-unit test-lockstep test-bp3 lint synth check-ports mutants \
-        figures figures-doc figures-plot soak clean help lockstep bench reproduce test-mp1-rm mutants-mp1-rm test-mp1-plane mutants-mp1-plane test-mp1-chip mutants-mp1-chip test-mp1-mesh mutants-mp1-mesh test-mp1-torus \
-        test-mp1-awf2 check-ports-awf2 mutants-mp1-rm-awf2
+        figures figures-doc figures-plot soak clean help lockstep bench reproduce test-c104-unit test-mp1-rm mutants-mp1-rm test-mp1-plane mutants-mp1-plane test-mp1-chip mutants-mp1-chip test-mp1-mesh mutants-mp1-mesh test-mp1-torus \
+        test-mp1-awf2 check-ports-awf2 mutants-mp1-rm-awf2 test-c104 test-c104-bit mutants-c104 lockstep-c104
 
 all: lib $(BUILD)/madpost $(LOCKSTEP)
 
@@ -49,7 +57,12 @@ help:
 	@echo "make test       everything CI runs: unit and command-line tests (plain and sanitized),"
 	@echo "                lint, synth, ports, DS-Link lockstep (bit periods 1 and 3), MP1 routing"
 	@echo "                machine, plane, chip and 4x4 mesh lockstep (directed and random), mutants"
-	@echo "                of every block and level"
+	@echo "                of every block and level, the C104 switch's lockstep and mutants"
+	@echo "make test-c104-unit  the C104 switch model's unit tests (plain and sanitized)"
+	@echo "make test-c104  C104 lockstep, TokPorts FFFFFFF0 (ports 0-3 on the D/S path): directed"
+	@echo "                cases, random, faults, reconfig and wild runs; a random run with 16 links"
+	@echo "make test-c104-bit    C104 lockstep with every port bit-level (TokPorts 0), random runs"
+	@echo "make mutants-c104     the C104 RTL mutants (tb/c104_mutants.txt), every one must be killed"
 	@echo "make test-mp1-rm|test-mp1-plane|test-mp1-chip|test-mp1-mesh   one MP1 level"
 	@echo "make test-mp1-torus   the mesh lockstep as the unrolled torus (chip numbers by level)"
 	@echo "make test-mp1-awf2    every MP1 level's lockstep and the port check with two-flit address"
@@ -64,6 +77,7 @@ help:
 	@echo "                figures-plot: PNG and SVG plots under build/plots/)"
 	@echo "DSLINK_RTL=... DSLINK_TOP=... DSLINK_PARAMS=... DSLINK_CMP_REGS=0|1  select the RTL"
 	@echo "MP1_RM_RTL/TOP/CMP_REGS, MP1_PLANE_RTL/TOP, MP1_CHIP_RTL/TOP/CMP_REGS, MESH_KX/KY, MP1_AWF"
+	@echo "C104_RTL=... C104_TOP=... C104_CMP_REGS=0|1 C104_TRACE=0|1  select the C104 RTL"
 
 deps:
 	@scripts/deps.sh
@@ -109,6 +123,11 @@ test-unit: $(addprefix $(BUILD)/tests/,$(UNIT_TESTS)) $(addprefix $(BUILD)/tests
 	done
 	@bash tests/test_cli.sh $(BUILD)/madpost
 
+# One block's unit test alone, plain and sanitized (test-unit runs every tests/test_*.c).
+test-c104-unit: $(BUILD)/tests/test_c104 $(BUILD)/tests-san/test_c104
+	@echo "== unit: test_c104"; $(BUILD)/tests/test_c104
+	@echo "== unit (asan+ubsan): test_c104"; $(BUILD)/tests-san/test_c104
+
 # ---- RTL: lint, synthesis, port check -------------------------------------------------------------
 lint:
 	verilator --lint-only -Wall --top-module $(DSLINK_TOP) $(DSLINK_RTL)
@@ -124,6 +143,8 @@ lint:
 	verilator --lint-only -Wall --top-module $(MP1_CHIP_TOP) -GAWF=2 $(MP1_CHIP_RTL)
 	verilator --lint-only -Wall --top-module mp1_mesh -GKX=40 -GKY=3 -GAWF=2 \
 	  +define+MP1_CHIP_MODULE=$(MP1_CHIP_TOP) $(MP1_MESH_RTL)
+	verilator --lint-only -Wall --top-module $(C104_TOP) $(C104_RTL)
+	verilator --lint-only -Wall --top-module $(C104_TOP) -GTokPorts=32\'hFFFFFFFF $(C104_RTL)
 	@echo "lint: verilator -Wall clean"
 
 synth: $(BUILD)/synth/dslink.log $(BUILD)/synth/mp1_rm.log $(BUILD)/synth/mp1_plane.log $(BUILD)/synth/mp1_chip.log
@@ -148,9 +169,10 @@ check-ports: $(BUILD)/portlist
 	@scripts/check_ports.sh $(BUILD)/portlist mp1_rm $(MP1_RM_TOP) $(MP1_RM_RTL)
 	@scripts/check_ports.sh $(BUILD)/portlist mp1_plane $(MP1_PLANE_TOP) $(MP1_PLANE_RTL)
 	@scripts/check_ports.sh $(BUILD)/portlist mp1_chip $(MP1_CHIP_TOP) $(MP1_CHIP_RTL)
+	@scripts/check_ports.sh $(BUILD)/portlist c104 $(C104_TOP) $(C104_RTL)
 
 PORT_HDRS := include/dslink_ports.h include/mp1_awf.h include/mp1_rm_ports.h include/mp1_plane_ports.h \
-             include/mp1_chip_ports.h
+             include/mp1_chip_ports.h include/c104_ports.h
 $(BUILD)/portlist: tools/portlist.c $(PORT_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $< -o $@
@@ -178,7 +200,7 @@ define vl_build
 	  $(4) $(CURDIR)/$(5) > $(3)/build.log 2>&1 || { tail -40 $(3)/build.log; exit 1; }
 endef
 
-# The mutant build of a block: $(call vl_mutants,PREFIX,TOP,MDIR,RTL,TB_CPP,MUTANT_LIST,CFLAGS).
+# The mutant build of a block: $(call vl_mutants,PREFIX,TOP,MDIR,RTL,TB_CPP,MUTANT_LIST,CFLAGS[,VFLAGS]).
 define vl_mutants
 	@mkdir -p $(3)/rtl
 	$(BUILD)/mutgen $(6) $(3)/rtl $(4)
@@ -318,6 +340,70 @@ test-mp1-chip: $(MP1C_LOCKSTEP)
 	@set -e; for t in $(CHIP_DIRECTED); do $(MP1C_LOCKSTEP) --test $$t | tail -1; done
 	@set -e; for s in $(MP1_SEEDS); do $(MP1C_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES) | tail -1; done
 
+# ---- C104 switch lockstep (docs/c104.md §15) ----------------------------------------------------
+# One testbench, built per TokPorts (hex, bit p = 1: port p is a token port; the RTL gets
+# -GTokPorts, the testbench -DC104_TOK_PORTS): c104_tok (FFFFFFF0, ports 0-3 on the full D/S path:
+# the directed cases and most runs), c104_b16 (FFFF0000, 16 links) and c104_bit (0, every port a
+# link; its own target: the largest build).
+C104_TB_DEPS    := tb/c104_lockstep.cpp tb/lockstep.h $(LIB) $(CMODEL_HDR)
+C104_TRACE_FLAG := $(if $(filter 1,$(C104_TRACE)),--trace)
+c104_vflags      = -GTokPorts=32\'h$(1) $(C104_TRACE_FLAG)
+c104_cflags      = -DC104_TOK_PORTS=0x$(1)u -DLOCKSTEP_CMP_REGS=$(C104_CMP_REGS)
+C104_VL_DIR     ?= $(BUILD)/vl/c104_tok
+C104_LOCKSTEP   := $(C104_VL_DIR)/Vc104
+C104B16_VL_DIR  ?= $(BUILD)/vl/c104_b16
+C104B16_LOCKSTEP := $(C104B16_VL_DIR)/Vc104
+C104B_VL_DIR    ?= $(BUILD)/vl/c104_bit
+C104B_LOCKSTEP  := $(C104B_VL_DIR)/Vc104
+C104_MUT_DIR    := $(BUILD)/vl/c104_mut
+
+$(C104_VL_DIR)/config.stamp: STAMP = $(C104_RTL) $(C104_TOP) $(C104_CMP_REGS) $(C104_TRACE)
+$(C104_LOCKSTEP): $(C104_VL_DIR)/config.stamp $(C104_TB_DEPS) $(C104_RTL)
+	$(call vl_build,Vc104,$(C104_TOP),$(C104_VL_DIR),$(C104_RTL),tb/c104_lockstep.cpp,$(call c104_vflags,FFFFFFF0),$(call c104_cflags,FFFFFFF0))
+
+$(C104B16_VL_DIR)/config.stamp: STAMP = $(C104_RTL) $(C104_TOP) $(C104_CMP_REGS) $(C104_TRACE)
+$(C104B16_LOCKSTEP): $(C104B16_VL_DIR)/config.stamp $(C104_TB_DEPS) $(C104_RTL)
+	$(call vl_build,Vc104,$(C104_TOP),$(C104B16_VL_DIR),$(C104_RTL),tb/c104_lockstep.cpp,$(call c104_vflags,FFFF0000),$(call c104_cflags,FFFF0000))
+
+$(C104B_VL_DIR)/config.stamp: STAMP = $(C104_RTL) $(C104_TOP) $(C104_CMP_REGS) $(C104_TRACE)
+$(C104B_LOCKSTEP): $(C104B_VL_DIR)/config.stamp $(C104_TB_DEPS) $(C104_RTL)
+	$(call vl_build,Vc104,$(C104_TOP),$(C104B_VL_DIR),$(C104_RTL),tb/c104_lockstep.cpp,$(call c104_vflags,00000000),$(call c104_cflags,00000000))
+
+lockstep-c104: $(C104_LOCKSTEP)
+
+C104_DIRECTED    := cfg route1 route2 overlap holes fifo rr hunt del1 del2 rnd loopback short stray \
+                    cut linkdown
+C104_SEEDS       ?= 1 2 3 4
+C104_CYCLES      ?= 40000
+C104_FAULT_SEEDS ?= 5
+C104_RECONFIG_SEEDS ?= 7
+C104_WILD_SEEDS  ?= 8
+C104_B16_SEEDS   ?= 6
+C104_BIT_SEEDS   ?= 1 2
+C104_BIT_CYCLES  ?= 40000
+
+test-c104: $(C104_LOCKSTEP) $(C104B16_LOCKSTEP)
+	@set -e; for t in $(C104_DIRECTED); do $(C104_LOCKSTEP) --test $$t | tail -1; done
+	@set -e; for s in $(C104_SEEDS); do $(C104_LOCKSTEP) --test random --seed $$s --cycles $(C104_CYCLES) | tail -2; done
+	@set -e; for s in $(C104_FAULT_SEEDS); do $(C104_LOCKSTEP) --test faults --seed $$s --cycles $(C104_CYCLES) | tail -3; done
+	@set -e; for s in $(C104_RECONFIG_SEEDS); do $(C104_LOCKSTEP) --test reconfig --seed $$s --cycles $(C104_CYCLES) | tail -2; done
+	@set -e; for s in $(C104_WILD_SEEDS); do $(C104_LOCKSTEP) --test wild --seed $$s --cycles $(C104_CYCLES) | tail -2; done
+	@set -e; for s in $(C104_B16_SEEDS); do $(C104B16_LOCKSTEP) --test random --seed $$s --cycles $(C104_CYCLES) | tail -2; done
+
+# Every port on the full D/S path (docs/c104.md §15 "c104_bit").
+test-c104-bit: $(C104B_LOCKSTEP)
+	@set -e; for s in $(C104_BIT_SEEDS); do $(C104B_LOCKSTEP) --test random --seed $$s --cycles $(C104_BIT_CYCLES) | tail -2; done
+	@set -e; $(C104B_LOCKSTEP) --test faults --seed 3 --cycles $(C104_BIT_CYCLES) | tail -3
+	@set -e; $(C104B_LOCKSTEP) --test reconfig --seed 4 --cycles $(C104_BIT_CYCLES) | tail -2
+
+C104_MUT_RUNS := $(foreach t,$(C104_DIRECTED),'--test $(t)') \
+                 $(foreach s,1 2 3 4 5 6,'--test random --seed $(s) --cycles 15000')
+$(C104_MUT_DIR)/Vc104: tb/c104_mutants.txt $(BUILD)/mutgen $(C104_TB_DEPS) $(C104_RTL)
+	$(call vl_mutants,Vc104,$(C104_TOP),$(C104_MUT_DIR),$(C104_RTL),tb/c104_lockstep.cpp,tb/c104_mutants.txt,$(call c104_cflags,FFFFFFF0),$(call c104_vflags,FFFFFFF0))
+
+mutants-c104: $(C104_MUT_DIR)/Vc104
+	@scripts/mutants.sh $(C104_MUT_DIR)/Vc104 tb/c104_mutants.txt c104 $(C104_MUT_RUNS)
+
 # ---- Mutation check: every injected RTL bug must be caught ------------------------------------
 MUT_DIR      := $(BUILD)/vl/dslink_mut
 MP1_MUT_DIR  := $(BUILD)/vl/mp1_rm_mut
@@ -424,6 +510,8 @@ test: deps
 	@$(MAKE) --no-print-directory test-mp1-torus
 	@$(MAKE) --no-print-directory mutants
 	@$(MAKE) --no-print-directory test-mp1-awf2
+	@$(MAKE) --no-print-directory test-c104
+	@$(MAKE) --no-print-directory mutants-c104
 	@echo "make test: all passed"
 
 clean:

@@ -107,6 +107,18 @@ const Case *pick_test(int argc, char **argv, const char *prog, const std::vector
 // One cycle is 10 time units (ns): inputs change at 10n, the clock rises at 10n+5.
 constexpr uint64_t kPeriod = 10;
 
+// A signal's name in the VCDs and the GTKWave file: element k of a packed per-port vector is
+// printed x_q[k] in mismatch lines and written x_q(k) in waves (as Verilator names array
+// elements), since a VCD reader takes "[k]" for a bit select.
+inline std::string vcd_name(const std::string &n) {
+  std::string v = n;
+  for (char &c : v) {
+    if (c == '[') c = '(';
+    if (c == ']') c = ')';
+  }
+  return v;
+}
+
 struct Instance {
   std::string scope;  // e.g. "a"
   const std::vector<Sig> *sigs;
@@ -122,10 +134,14 @@ struct Instance {
   }
 };
 
-// The Verilated top's reset (asynchronous, active low) and one clock edge.
+// The Verilated top's reset (asynchronous, active low) and one clock edge. rst_ni goes high first:
+// a Verilated input starts at 0, and without a falling edge a register whose reset value is not 0
+// would keep its initial 0.
 template <class V>
 void rtl_reset(V *rtl) {
   rtl->clk_i = 0;
+  rtl->rst_ni = 1;
+  rtl->eval();
   rtl->rst_ni = 0;
   rtl->eval();
   rtl->rst_ni = 1;
@@ -146,6 +162,9 @@ class Harness {
   void add(Instance *in) { inst_.push_back(in); }
   // Where the GTKWave view opens (ns); zoom -9 shows about 80 cycles.
   void set_view_start(uint64_t t) { view_start_ = t; }
+  // The mismatch report's input history lists only the inputs that are not 0 in its first cycle,
+  // then those that changed (for blocks with hundreds of input signals).
+  void set_sparse_history(bool on) { sparse_hist_ = on; }
 
   // Opens waves/<blk>_<test>_s<seed>.rtl.vcd and .model.vcd with identical declarations.
   int open_waves(const std::string &dir) {
@@ -172,11 +191,12 @@ class Harness {
     for (Instance *in : inst_) {
       std::fprintf(f, "-%s\n", in->scope.c_str());
       for (const Sig &s : *in->sigs) {
+        const std::string n = vcd_name(s.name);
         if (s.width == 1)
-          std::fprintf(f, "@28\n%s_tb.%s.%s\n", blk_.c_str(), in->scope.c_str(), s.name.c_str());
+          std::fprintf(f, "@28\n%s_tb.%s.%s\n", blk_.c_str(), in->scope.c_str(), n.c_str());
         else
           std::fprintf(f, "@22\n%s_tb.%s.%s[%u:0]\n", blk_.c_str(), in->scope.c_str(),
-                       s.name.c_str(), s.width - 1);
+                       n.c_str(), s.width - 1);
       }
     }
     std::fclose(f);
@@ -234,7 +254,7 @@ class Harness {
       vcd_scope(v, in->scope.c_str());
       uint32_t base = 0;
       for (size_t i = 0; i < in->sigs->size(); i++) {
-        uint32_t h = vcd_wire(v, (*in->sigs)[i].name.c_str(), (*in->sigs)[i].width);
+        uint32_t h = vcd_wire(v, vcd_name((*in->sigs)[i].name).c_str(), (*in->sigs)[i].width);
         if (i == 0) base = h;
       }
       (rtl ? in->vcd_rtl_base : in->vcd_model_base) = base;
@@ -269,9 +289,14 @@ class Harness {
       for (size_t k = 0; k < n; k++) {
         std::printf("  %s cycle=%" PRIu64, in->scope.c_str(), cycle + 1 - n + k);
         size_t j = 0;
-        for (size_t i = 0; i < s.size(); i++)
-          if (s[i].dir == kIn) std::printf(" %s=%" PRIx64, s[i].name.c_str(), in->hist[k][j++]);
-        std::printf("\n");
+        for (size_t i = 0; i < s.size(); i++) {
+          if (s[i].dir != kIn) continue;
+          const uint64_t v = in->hist[k][j];
+          const bool show = !sparse_hist_ || (k == 0 ? v != 0 : v != in->hist[k - 1][j]);
+          j++;
+          if (show) std::printf(" %s=%" PRIx64, s[i].name.c_str(), v);
+        }
+        std::printf(!sparse_hist_ ? "\n" : k == 0 ? " (others 0)\n" : " (others as before)\n");
       }
     }
     flush();
@@ -282,7 +307,7 @@ class Harness {
   std::string test_;
   std::vector<Instance *> inst_;
   vcd_t vrtl_{}, vmodel_{};
-  bool waves_ = false;
+  bool waves_ = false, sparse_hist_ = false;
   uint64_t view_start_ = 0;
 };
 

@@ -154,9 +154,19 @@ int main(int argc, char **argv) {
       fprintf(stderr, "mutgen: cannot write %s\n", out);
       return 2;
     }
-    /* The selector goes right after the module's port list. */
+    /* The selector goes right after the module's port list: the first ");" after "module " that
+       is not inside a line comment. */
     char *mod = strstr(src, "module ");
     char *hdr_end = mod ? strstr(mod, ");") : NULL;
+    while (hdr_end) {
+      const char *bol = hdr_end;
+      while (bol > src && bol[-1] != '\n')
+        bol--;
+      const char *cmt = strstr(bol, "//");
+      if (!cmt || cmt > hdr_end)
+        break;
+      hdr_end = strstr(hdr_end + 2, ");");
+    }
     if (k && !hdr_end) {
       fprintf(stderr, "mutgen: no module header found in %s\n", name);
       return 2;

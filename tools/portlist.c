@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "c104_ports.h"
 #include "dslink_ports.h"
 #include "mp1_chip_ports.h"
 #include "mp1_plane_ports.h"
@@ -13,10 +14,15 @@
 #define IN(n, w) printf("input %s_i %d\n", #n, w);
 #define OUT(n, w) printf("output %s_o %d\n", #n, w);
 #define DBG(n, w) printf("output dbg_%s_o %d\n", #n, w);
+/* C104 (docs/c104.md §6): X(name, count, width) is one packed port of count * width bits. */
+#define IN3(n, c, w) printf("input %s_i %d\n", #n, (c) * (w));
+#define OUT3(n, c, w) printf("output %s_o %d\n", #n, (c) * (w));
+#define DBG3(n, c, w) printf("output dbg_%s_o %d\n", #n, (c) * (w));
+#define DBGL(n, w) printf("output dbg_l_%s_o %d\n", #n, 32 * (w));
 
 int main(int argc, char **argv) {
   if (argc != 2) {
-    fprintf(stderr, "usage: portlist dslink|mp1_rm|mp1_plane|mp1_chip\n");
+    fprintf(stderr, "usage: portlist dslink|mp1_rm|mp1_plane|mp1_chip|c104\n");
     return 2;
   }
   puts("input clk_i 1");
@@ -40,6 +46,11 @@ int main(int argc, char **argv) {
     MP1_CHIP_REGS(DBG)
     MP1_CHIP_PLANE_BUSES(BUS)
 #undef BUS
+  } else if (!strcmp(argv[1], "c104")) {
+    C104_INPUTS(IN3)
+    C104_OUTPUTS(OUT3)
+    C104_REGS(DBG3)
+    C104_LINK_REGS(DBGL)
   } else {
     fprintf(stderr, "portlist: unknown block '%s'\n", argv[1]);
     return 2;
