@@ -147,7 +147,8 @@ lint:
 	verilator --lint-only -Wall --top-module $(C104_TOP) -GTokPorts=32\'hFFFFFFFF $(C104_RTL)
 	@echo "lint: verilator -Wall clean"
 
-synth: $(BUILD)/synth/dslink.log $(BUILD)/synth/mp1_rm.log $(BUILD)/synth/mp1_plane.log $(BUILD)/synth/mp1_chip.log
+synth: $(BUILD)/synth/dslink.log $(BUILD)/synth/mp1_rm.log $(BUILD)/synth/mp1_plane.log $(BUILD)/synth/mp1_chip.log \
+       $(BUILD)/synth/c104.log
 # One synthesis recipe: $(call yosys_synth,NAME,RTL,TOP); for the hierarchical designs the last
 # "Number of cells" of stat is the whole design's.
 define yosys_synth
@@ -163,6 +164,9 @@ $(BUILD)/synth/mp1_plane.log: $(MP1_PLANE_RTL)
 	$(call yosys_synth,mp1_plane,$(MP1_PLANE_RTL),$(MP1_PLANE_TOP))
 $(BUILD)/synth/mp1_chip.log: $(MP1_CHIP_RTL)
 	$(call yosys_synth,mp1_chip,$(MP1_CHIP_RTL),$(MP1_CHIP_TOP))
+# The whole switch with its 32 link ends: about 3 minutes and 2 GB.
+$(BUILD)/synth/c104.log: $(C104_RTL)
+	$(call yosys_synth,c104,$(C104_RTL),$(C104_TOP))
 
 check-ports: $(BUILD)/portlist
 	@scripts/check_ports.sh $(BUILD)/portlist dslink $(DSLINK_TOP) $(DSLINK_RTL)
