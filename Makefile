@@ -99,8 +99,8 @@ $(LIB_SAN): $(patsubst cmodel/%.c,$(BUILD)/san/%.o,$(CMODEL_SRC))
 
 lib: $(LIB)
 
-$(BUILD)/madpost: tools/madpost.c tools/madpost_sim.c $(LIB) $(CMODEL_HDR)
-	$(CC) $(ALLCFLAGS) tools/madpost.c tools/madpost_sim.c $(LIB) $(LDLIBS) -o $@
+$(BUILD)/madpost: tools/madpost.c tools/madpost_sim.c tools/madpost_c104.c $(LIB) $(CMODEL_HDR)
+	$(CC) $(ALLCFLAGS) tools/madpost.c tools/madpost_sim.c tools/madpost_c104.c $(LIB) $(LDLIBS) -o $@
 
 $(BUILD)/mutgen: tools/mutgen.c
 	$(CC) $(ALLCFLAGS) $< -o $@

@@ -62,5 +62,25 @@ expect 2 "is not FROM:TO:STEP" -- sweep --mesh 4x4 --loads 5-10 --out "$tmp"
 expect 0 "2 points" -- sweep --config "$tmp/ok.ini" --loads 5:10:5 --out "$tmp/sw" --name t --plots no
 head -5 "$tmp/sw/t.csv" | grep -q '^5,0,' || { echo "FAIL: sweep CSV lacks the 5% row"; fails=$((fails + 1)); }
 grep -q '"saturation_load":10' "$tmp/sw/t.json" || { echo "FAIL: sweep JSON"; fails=$((fails + 1)); }
+# C104 networks (docs/c104.md §17): bad options exit 2 naming the problem; a small grid conserves
+expect 0 "usage: madpost c104net" -- c104net --help
+expect 2 "unknown option '--bogus'" -- c104net --bogus 1
+expect 2 "expected --KEY VALUE" -- c104net --grid
+expect 2 "topology: 'ring' is not one of" -- c104net --topology ring
+expect 2 "grid: '4by4' is not of the form WxH" -- c104net --grid 4by4
+expect 2 "grid: '33x2' is not of the form WxH" -- c104net --grid 33x2
+expect 2 "universal: 'yes' is not on or off" -- c104net --universal yes
+expect 2 "arb: 'lru' is not fifo or rr" -- c104net --arb lru
+expect 2 "pattern: 'random' is not one of" -- c104net --pattern random
+expect 2 "load: '-5' is not a number" -- c104net --load -5
+expect 2 "qlimit: '0' is not a whole number" -- c104net --qlimit 0
+expect 2 "hotspot needs all-to-all" -- c104net --topology puma --pattern hotspot
+expect 2 "universal routing needs the grid or puma" -- c104net --topology pair --universal on
+expect 2 "transpose needs a square" -- c104net --grid 4x2 --pattern transpose
+expect 2 "format: 'xml' is not" -- c104net --format xml
+expect 0 "traffic conserved, no errors" -- c104net --grid 3x3 --load 30 --warmup 500 --measure 2000
+expect 0 "topology=grid grid=3x3 switches=1 universal=on arb=rr pattern=local" -- c104net --grid 3x3 --universal on --arb rr --pattern local --load 30 --warmup 500 --measure 2000
+expect 0 '"conserved":true' -- c104net --grid 2x2 --load 30 --warmup 200 --measure 1500 --seeds 2 --format json
+expect 0 "^seed,generated,accepted" -- c104net --topology line --switches 2 --load 50 --warmup 200 --measure 2000 --format csv
 if [ "$fails" -ne 0 ]; then echo "test_cli: $fails failed"; exit 1; fi
 echo "test_cli: all passed"

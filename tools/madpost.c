@@ -1,4 +1,5 @@
-/* madpost: the main command line: DS-Link figures and the MP1 per-hop latency. */
+/* madpost: the main command line: DS-Link figures, the MP1 per-hop latency and simulator, C104
+ * networks. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime under -std=c11 */
 #include <errno.h>
 #include <time.h>
@@ -16,6 +17,7 @@
 int madpost_cmd_sim(int argc, char **argv);
 int madpost_cmd_sweep(int argc, char **argv);
 int madpost_cmd_simbench(int argc, char **argv);
+int madpost_cmd_c104net(int argc, char **argv);
 
 static int usage(FILE *f) {
   fprintf(f,
@@ -37,6 +39,7 @@ static int usage(FILE *f) {
           "  sim      the MP1 network simulator: one load point, seeds averaged (madpost sim --help)\n"
           "  sweep    a load sweep of the simulator: CSV, JSON and plots (madpost sweep --help)\n"
           "  simbench speed and memory of the simulator (options as sim)\n"
+          "  c104net  a network of C104 switches and T9000-style endpoints (madpost c104net --help)\n"
           "  help     this text\n");
   return f == stderr ? 2 : 0;
 }
@@ -421,6 +424,8 @@ int main(int argc, char **argv) {
     return madpost_cmd_sweep(argc - 2, argv + 2);
   if (!strcmp(argv[1], "simbench"))
     return madpost_cmd_simbench(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "c104net"))
+    return madpost_cmd_c104net(argc - 2, argv + 2);
   if (!strcmp(argv[1], "linkbench"))
     return cmd_linkbench(argc - 2, argv + 2);
   fprintf(stderr, "madpost: unknown command '%s'\n", argv[1]);

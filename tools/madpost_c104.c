@@ -1,0 +1,354 @@
+/* madpost c104net: runs a C104 network (docs/c104.md §17) for one or more seeds and prints the
+ * figures of §17.6 with the configuration, as a table, JSON or CSV; progress on stderr. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "c104_net.h"
+#include "mp1_sim.h"
+
+int madpost_cmd_c104net(int argc, char **argv);
+
+static int usage(FILE *f) {
+  fprintf(f,
+          "usage: madpost c104net [--KEY VALUE ...] [--format table|csv|json]\n"
+          "  --topology grid|puma|line|pair (grid)  --grid WxH (4x4, 1..32 each)\n"
+          "  --switches S (line: switches in the chain, 1; 0 = pair)\n"
+          "  --universal on|off (off; grid and puma)  --arb fifo|rr (fifo)\n"
+          "  --pattern uniform|local|shuffle|bitrev|transpose|bitcomp|hotspot (uniform)\n"
+          "  --hot-node N (0)  --hot-frac F (0.1)\n"
+          "  --arrival exponential|uniform|bursty (exponential)  --burst MEAN (4)\n"
+          "  --load PERCENT of one link's data bandwidth per node (20)  --iat CYCLES (overrides load)\n"
+          "  --msg-len BYTES (32)  --vls K (0: from the pattern)  --qlimit N (64)\n"
+          "  --warmup CYCLES (5000)  --measure CYCLES (20000)  --seed S (1)  --seeds RUNS (1)\n");
+  return f == stderr ? 2 : 0;
+}
+
+static int num(const char *key, const char *v, double lo, double hi, double *out) {
+  char *end;
+  errno = 0;
+  const double x = strtod(v, &end);
+  if (!*v || *end || errno || !(x >= lo && x <= hi)) {
+    fprintf(stderr, "madpost: c104net: --%s: '%s' is not a number in %g..%g\n", key, v, lo, hi);
+    return -1;
+  }
+  *out = x;
+  return 0;
+}
+
+static int whole(const char *key, const char *v, uint64_t lo, uint64_t hi, uint64_t *out) {
+  char *end;
+  errno = 0;
+  const unsigned long long x = strtoull(v, &end, 10);
+  if (!*v || *end || errno || v[0] == '-' || x < lo || x > hi) {
+    fprintf(stderr, "madpost: c104net: --%s: '%s' is not a whole number in %llu..%llu\n", key, v,
+            (unsigned long long)lo, (unsigned long long)hi);
+    return -1;
+  }
+  *out = x;
+  return 0;
+}
+
+static int set(c104_net_cfg_t *c, const char *k, const char *v) {
+  uint64_t u;
+  double d;
+  if (!strcmp(k, "topology")) {
+    if (c104_net_topo_parse(v, &c->topo)) {
+      fprintf(stderr, "madpost: c104net: --topology: '%s' is not one of grid, puma, line, pair\n",
+              v);
+      return -1;
+    }
+  } else if (!strcmp(k, "grid")) {
+    unsigned a, b;
+    char x;
+    if (sscanf(v, "%u%c%u", &a, &x, &b) != 3 || x != 'x' || a < 1 || b < 1 || a > 32 || b > 32 ||
+        strspn(v, "0123456789x") != strlen(v)) {
+      fprintf(stderr, "madpost: c104net: --grid: '%s' is not of the form WxH (1..32 each)\n", v);
+      return -1;
+    }
+    c->gw = a, c->gh = b;
+  } else if (!strcmp(k, "switches")) {
+    if (whole(k, v, 0, 64, &u)) return -1;
+    c->switches = (uint32_t)u;
+  } else if (!strcmp(k, "universal")) {
+    if (strcmp(v, "on") && strcmp(v, "off")) {
+      fprintf(stderr, "madpost: c104net: --universal: '%s' is not on or off\n", v);
+      return -1;
+    }
+    c->universal = !strcmp(v, "on");
+  } else if (!strcmp(k, "arb")) {
+    if (strcmp(v, "fifo") && strcmp(v, "rr")) {
+      fprintf(stderr, "madpost: c104net: --arb: '%s' is not fifo or rr\n", v);
+      return -1;
+    }
+    c->rr = !strcmp(v, "rr");
+  } else if (!strcmp(k, "pattern")) {
+    mp1_pattern_e p;
+    if (mp1_pattern_parse(v, &p)) {
+      fprintf(stderr, "madpost: c104net: --pattern: '%s' is not one of uniform, local, shuffle, "
+                      "bitrev, transpose, bitcomp, hotspot\n", v);
+      return -1;
+    }
+    c->pattern = p;
+  } else if (!strcmp(k, "hot-node")) {
+    if (whole(k, v, 0, 1u << 20, &u)) return -1;
+    c->hot_node = (uint32_t)u;
+  } else if (!strcmp(k, "hot-frac")) {
+    if (num(k, v, 0, 1, &c->hot_frac)) return -1;
+  } else if (!strcmp(k, "arrival")) {
+    if (mp1_arrival_parse(v, &c->arrival.kind)) {
+      fprintf(stderr, "madpost: c104net: --arrival: '%s' is not exponential, uniform or bursty\n",
+              v);
+      return -1;
+    }
+  } else if (!strcmp(k, "burst")) {
+    if (num(k, v, 1, MP1_ARR_BURST_MAX, &c->arrival.burst)) return -1;
+  } else if (!strcmp(k, "load")) {
+    if (num(k, v, 0, 1000, &c->load)) return -1;
+  } else if (!strcmp(k, "iat")) {
+    if (num(k, v, 0.001, 1e12, &d)) return -1;
+    c->iat = d;
+  } else if (!strcmp(k, "msg-len")) {
+    if (whole(k, v, 0, 1000000, &u)) return -1;
+    c->msg_len = (uint32_t)u;
+  } else if (!strcmp(k, "vls")) {
+    if (whole(k, v, 0, 32767, &u)) return -1;
+    c->vls = (uint32_t)u;
+  } else if (!strcmp(k, "qlimit")) {
+    if (whole(k, v, 1, 100000, &u)) return -1;
+    c->qlimit = (uint32_t)u;
+  } else if (!strcmp(k, "warmup")) {
+    if (whole(k, v, 0, (uint64_t)1 << 39, &c->warmup)) return -1;
+  } else if (!strcmp(k, "measure")) {
+    if (whole(k, v, 1, (uint64_t)1 << 39, &c->measure)) return -1;
+  } else if (!strcmp(k, "seed")) {
+    if (whole(k, v, 0, UINT64_MAX, &c->seed)) return -1;
+  } else if (!strcmp(k, "seeds")) {
+    if (whole(k, v, 1, C104_NET_MAX_SEEDS, &u)) return -1;
+    c->seeds = (uint32_t)u;
+  } else {
+    fprintf(stderr, "madpost: c104net: unknown option '--%s'\n", k);
+    return -1;
+  }
+  return 0;
+}
+
+/* The figures reported, per run and as mean +- 95% CI over the runs. */
+#define NET_FIGS(X)                                                                                \
+  X(msg_lat_mean, r->msg_lat.mean) X(msg_lat_max, r->msg_lat.max)                                  \
+  X(msg_lat_ci95, r->msg_lat.ci) X(life_create_mean, r->life_create.mean)                          \
+  X(life_create_max, r->life_create.max) X(life_out_mean, r->life_out.mean)                        \
+  X(life_out_max, r->life_out.max) X(life_routed_mean, r->life_routed.mean)                        \
+  X(life_routed_max, r->life_routed.max) X(life_routed_ci95, r->life_routed.ci)                    \
+  X(thr_msgs_per_node_us, r->thr_msgs) X(thr_bytes_per_node_us, r->thr_bytes)                      \
+  X(pkts_per_c104_ms, r->pkts_per_c104_ms) X(util_mean, r->util_mean) X(util_max, r->util_max)     \
+  X(util_int_mean, r->util_int_mean) X(util_int_max, r->util_int_max)
+#define NET_COUNTS(X)                                                                              \
+  X(generated) X(accepted) X(dropped_qlimit) X(dropped_novl) X(delivered) X(in_flight) X(corrupt)  \
+  X(w_generated) X(w_dropped) X(w_delivered) X(w_bytes) X(w_packets) X(w_acks) X(w_unrouted)      \
+  X(sw_bad) X(sw_short) X(sw_cut) X(sw_stray) X(link_errs) X(node_misrouted) X(node_bad)           \
+  X(node_cut) X(track_errs)
+
+static void cfg_text(const c104_net_cfg_t *c, const c104_net_result_t *r, FILE *f, const char *p) {
+  fprintf(f, "%stopology=%s grid=%ux%u switches=%u universal=%s arb=%s pattern=%s hot-node=%u "
+             "hot-frac=%g\n",
+          p, c104_net_topo_name(c->topo), c->gw, c->gh, c->switches, c->universal ? "on" : "off",
+          c->rr ? "rr" : "fifo",
+          c->pattern < MP1_TR_COUNT ? mp1_pattern_name((mp1_pattern_e)c->pattern) : "none",
+          c->hot_node, c->hot_frac);
+  fprintf(f, "%sarrival=%s burst=%g load=%g iat=%g msg-len=%u vls=%u qlimit=%u warmup=%llu "
+             "measure=%llu seed=%llu seeds=%u\n",
+          p, mp1_arrival_name(c->arrival.kind), c->arrival.burst, c->load, c->iat, c->msg_len,
+          c->vls, c->qlimit, (unsigned long long)c->warmup, (unsigned long long)c->measure,
+          (unsigned long long)c->seed, c->seeds);
+  fprintf(f, "%snodes=%u switches=%u K=%u links-per-node=%u header-bytes=%u rate=%.9g "
+             "messages/node/cycle vl-wiring=%s\n",
+          p, r->nodes, r->switches, r->vls, r->links, r->hbytes, r->rate,
+          r->circulant ? "circulant (approximates uniform: destinations are the K ends' peers)"
+                       : "pattern");
+}
+
+static void cfg_json(const c104_net_cfg_t *c, const c104_net_result_t *r, FILE *f) {
+  fprintf(f, "\"topology\":\"%s\",\"grid\":\"%ux%u\",\"switches\":%u,\"universal\":\"%s\","
+             "\"arb\":\"%s\",\"pattern\":\"%s\",\"hot-node\":%u,\"hot-frac\":%g,\"arrival\":\"%s\","
+             "\"burst\":%g,\"load\":%g,\"iat\":%g,\"msg-len\":%u,\"vls\":%u,\"qlimit\":%u,"
+             "\"warmup\":%llu,\"measure\":%llu,\"seed\":%llu,\"seeds\":%u,\"nodes\":%u,"
+             "\"c104s\":%u,\"K\":%u,\"links-per-node\":%u,\"header-bytes\":%u,\"rate\":%.9g,"
+             "\"circulant\":%d",
+          c104_net_topo_name(c->topo), c->gw, c->gh, c->switches, c->universal ? "on" : "off",
+          c->rr ? "rr" : "fifo",
+          c->pattern < MP1_TR_COUNT ? mp1_pattern_name((mp1_pattern_e)c->pattern) : "none",
+          c->hot_node, c->hot_frac, mp1_arrival_name(c->arrival.kind), c->arrival.burst, c->load,
+          c->iat, c->msg_len, c->vls, c->qlimit, (unsigned long long)c->warmup,
+          (unsigned long long)c->measure, (unsigned long long)c->seed, c->seeds, r->nodes,
+          r->switches, r->vls, r->links, r->hbytes, r->rate, r->circulant);
+}
+
+typedef struct {
+  int tty;
+  uint32_t run, runs;
+  double last;
+} prog_t;
+
+static void progress(void *ctx, double frac) {
+  prog_t *p = ctx;
+  const double all = ((double)p->run + frac) / p->runs;
+  if (all - p->last < (p->tty ? 0.01 : 0.1) && frac < 1.0) return;
+  p->last = all;
+  const int w = 40, k = (int)(all * w + 0.5);
+  fprintf(stderr, "\rc104net [");
+  for (int i = 0; i < w; i++) fputc(i < k ? '#' : '.', stderr);
+  fprintf(stderr, "] %3.0f%%", 100 * all);
+  if (!p->tty) fputc('\n', stderr);
+}
+
+int madpost_cmd_c104net(int argc, char **argv) {
+  c104_net_cfg_t c;
+  c104_net_cfg_default(&c);
+  const char *format = "table";
+  for (int i = 0; i < argc; i++)
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return usage(stdout);
+  for (int i = 0; i < argc; i += 2) {
+    const char *a = argv[i];
+    if (strncmp(a, "--", 2) || i + 1 >= argc) {
+      fprintf(stderr, "madpost: c104net: '%s': expected --KEY VALUE\n", a);
+      return usage(stderr);
+    }
+    const char *v = argv[i + 1];
+    if (!strcmp(a, "--format")) {
+      if (strcmp(v, "table") && strcmp(v, "csv") && strcmp(v, "json")) {
+        fprintf(stderr, "madpost: c104net: --format: '%s' is not table, csv or json\n", v);
+        return 2;
+      }
+      format = v;
+    } else if (set(&c, a + 2, v)) {
+      return 2;
+    }
+  }
+  char err[400];
+  if (c104_net_cfg_check(&c, err, sizeof err)) {
+    fprintf(stderr, "madpost: c104net: %s\n", err);
+    return 2;
+  }
+  c104_net_result_t *run = calloc(c.seeds, sizeof *run);
+  if (!run) return 1;
+  prog_t pr = {.tty = isatty(2), .runs = c.seeds, .last = -1};
+  for (uint32_t k = 0; k < c.seeds; k++) {
+    pr.run = k;
+    if (c104_net_run(&c, c.seed + k, &run[k], progress, &pr, err, sizeof err)) {
+      fprintf(stderr, "\nmadpost: c104net: %s\n", err);
+      free(run);
+      return 1;
+    }
+  }
+  fprintf(stderr, "\n");
+  enum {
+#define X(name, e) F_##name,
+    NET_FIGS(X)
+#undef X
+        F_N
+  };
+  static const char *const fname[] = {
+#define X(name, e) #name,
+      NET_FIGS(X)
+#undef X
+  };
+  mp1_stat_t st[F_N];
+  for (int f = 0; f < F_N; f++) {
+    double v[C104_NET_MAX_SEEDS];
+    for (uint32_t k = 0; k < c.seeds; k++) {
+      const c104_net_result_t *r = &run[k];
+      double x = 0;
+      switch (f) {
+#define X(name, e) case F_##name: x = (e); break;
+        NET_FIGS(X)
+#undef X
+      default: break;
+      }
+      v[k] = x;
+    }
+    st[f] = mp1_sim_stat(v, c.seeds);
+  }
+  int bad = 0;
+  for (uint32_t k = 0; k < c.seeds; k++) {
+    const c104_net_result_t *r = &run[k];
+    if (r->accepted != r->delivered + r->in_flight ||
+        r->generated != r->accepted + r->dropped_qlimit + r->dropped_novl ||
+        r->sw_bad + r->sw_short + r->sw_cut + r->sw_stray + r->link_errs + r->node_misrouted +
+                r->node_bad + r->node_cut + r->track_errs + r->corrupt != 0)
+      bad = 1;
+  }
+  if (!strcmp(format, "json")) {
+    printf("{\"params\":{");
+    cfg_json(&c, &run[0], stdout);
+    printf("},\"result\":{");
+    for (int f = 0; f < F_N; f++)
+      printf("%s\"%s\":{\"mean\":%.6g,\"ci95\":%.6g}", f ? "," : "", fname[f], st[f].mean,
+             st[f].ci);
+    printf(",\"conserved\":%s,\"runs\":[", bad ? "false" : "true");
+    for (uint32_t k = 0; k < c.seeds; k++) {
+      const c104_net_result_t *r = &run[k];
+      printf("%s{\"seed\":%llu", k ? "," : "", (unsigned long long)r->seed);
+#define X(name) printf(",\"" #name "\":%llu", (unsigned long long)r->name);
+      NET_COUNTS(X)
+#undef X
+#define X(name, e) printf(",\"" #name "\":%.6g", (double)(e));
+      NET_FIGS(X)
+#undef X
+      printf("}");
+    }
+    printf("]}}\n");
+  } else if (!strcmp(format, "csv")) {
+    cfg_text(&c, &run[0], stdout, "# ");
+    printf("seed");
+#define X(name) printf("," #name);
+    NET_COUNTS(X)
+#undef X
+#define X(name, e) printf("," #name);
+    NET_FIGS(X)
+#undef X
+    printf("\n");
+    for (uint32_t k = 0; k < c.seeds; k++) {
+      const c104_net_result_t *r = &run[k];
+      printf("%llu", (unsigned long long)r->seed);
+#define X(name) printf(",%llu", (unsigned long long)r->name);
+      NET_COUNTS(X)
+#undef X
+#define X(name, e) printf(",%.6g", (double)(e));
+      NET_FIGS(X)
+#undef X
+      printf("\n");
+    }
+  } else {
+    cfg_text(&c, &run[0], stdout, "");
+    printf("%u run%s (mean +- 95%% CI over runs; cycles, 1 cycle = 10 ns):\n", c.seeds,
+           c.seeds > 1 ? "s" : "");
+    for (int f = 0; f < F_N; f++)
+      printf("  %-22s %12.4f +- %.4f\n", fname[f], st[f].mean, st[f].ci);
+    for (uint32_t k = 0; k < c.seeds; k++) {
+      const c104_net_result_t *r = &run[k];
+      printf("  seed %llu: generated %llu = accepted %llu + saturation failures %llu + no VL %llu; "
+             "accepted = delivered %llu + in flight %llu; corrupt %llu\n",
+             (unsigned long long)r->seed, (unsigned long long)r->generated,
+             (unsigned long long)r->accepted, (unsigned long long)r->dropped_qlimit,
+             (unsigned long long)r->dropped_novl, (unsigned long long)r->delivered,
+             (unsigned long long)r->in_flight, (unsigned long long)r->corrupt);
+      printf("    window: %llu messages delivered, %llu packets (%llu acks, %llu crossed no "
+             "switch link); errors: switch bad %llu short %llu cut %llu stray %llu, links %llu, "
+             "endpoints misrouted %llu bad %llu cut %llu, tracking %llu\n",
+             (unsigned long long)r->w_delivered, (unsigned long long)r->w_packets,
+             (unsigned long long)r->w_acks, (unsigned long long)r->w_unrouted,
+             (unsigned long long)r->sw_bad, (unsigned long long)r->sw_short,
+             (unsigned long long)r->sw_cut, (unsigned long long)r->sw_stray,
+             (unsigned long long)r->link_errs, (unsigned long long)r->node_misrouted,
+             (unsigned long long)r->node_bad, (unsigned long long)r->node_cut,
+             (unsigned long long)r->track_errs);
+    }
+    printf("%s\n", bad ? "TRAFFIC NOT CONSERVED OR ERRORS COUNTED" : "traffic conserved, no errors");
+  }
+  free(run);
+  return bad ? 1 : 0;
+}
