@@ -77,6 +77,8 @@ struct c104_net {
   /* workload */
   uint16_t *vl_to;
   uint32_t *vlpeer;
+  uint32_t perm;     /* a permutation pattern: the sending ends 0, 2, .. K - 2 taken in turn */
+  uint32_t *prr;     /* per node: the permutation's next sending end / 2 */
   rng_t *rng;
   mp1_arrival_t *arr;
   mp1_traffic_cfg_t tr;
@@ -328,6 +330,7 @@ int c104_net_new(const c104_net_cfg_t *c, uint64_t seed, c104_net_t **out, char 
   ALLOC(w->dlv, (size_t)N * K);
   ALLOC(w->vl_to, (size_t)N * N);
   ALLOC(w->vlpeer, (size_t)N * K);
+  ALLOC(w->prr, N);
   ALLOC(w->rng, N);
   ALLOC(w->arr, N);
   ALLOC(w->man, N);
@@ -360,6 +363,8 @@ int c104_net_new(const c104_net_cfg_t *c, uint64_t seed, c104_net_t **out, char 
     w->ptab[i].next_free = i + 1 < w->pcap ? i + 1 : NOID;
   w->pfree = 0;
   c104_net_traffic_cfg(c, &w->tr);
+  w->perm = w->tr.pattern == MP1_TR_SHUFFLE || w->tr.pattern == MP1_TR_BITREV ||
+            w->tr.pattern == MP1_TR_TRANSPOSE || w->tr.pattern == MP1_TR_BITCOMP;
   w->ar = c->arrival;
   w->ar.rate = w->rate;
   for (uint32_t i = 0; i < N; i++)
@@ -382,7 +387,7 @@ void c104_net_free(c104_net_t *w) {
     free(w->man[i]);
   void *p[] = {w->swc,  w->setup, w->sw,    w->swn,   w->swin,    w->nc,     w->ns,      w->nn,
                w->nev,  w->nl,    w->nln,   w->nlev,  w->peer,    w->internal, w->used,  w->trk,
-               w->ubits, w->sl_id, w->rx_id, w->rx_open, w->ptab, w->tx_id, w->done, w->dlv,    w->vl_to,  w->vlpeer,
+               w->ubits, w->sl_id, w->rx_id, w->rx_open, w->ptab, w->tx_id, w->done, w->dlv,    w->vl_to,  w->vlpeer, w->prr,
                w->rng,  w->arr,   w->man,   w->man_n, w->man_cap, w->last_cnt, w->mbuf};
   for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
     free(p[i]);
@@ -563,6 +568,10 @@ int c104_net_step(c104_net_t *w) {
         if (d < 0)
           continue; /* a permutation's fixed point sends nothing */
         vl = w->vl_to[(size_t)i * N + (uint32_t)d];
+        if (w->perm && K >= 4) {
+          vl = 2u * w->prr[i];
+          w->prr[i] = (w->prr[i] + 1u) % (K / 2u);
+        }
       }
       w->mbuf[nm++] = (t9k_node_msg_t){vl, w->cfg.msg_len};
       w->generated++;

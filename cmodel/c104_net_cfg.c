@@ -263,7 +263,9 @@ int c104_net_vl_wiring(const c104_net_cfg_t *c, uint64_t seed, uint32_t N, uint3
           peer[(size_t)a * K + vl_to[(size_t)a * N + b]] = b * K + vl_to[(size_t)b * N + a];
     return 0;
   }
-  /* a permutation: end 0 of n sends to end 1 of pi(n); fixed points send nothing */
+  /* a permutation: ends 2i (i < K / 2) of n send to ends 2i + 1 of pi(n); fixed points send
+     nothing; the sender takes its ends in turn (c104_net.c), so K = 2j gives j packets of one
+     node in flight at once */
   for (uint32_t a = 0; a < N; a++) {
     rng_t r;
     rng_seed(&r, 0, 0); /* permutations draw nothing */
@@ -273,8 +275,10 @@ int c104_net_vl_wiring(const c104_net_cfg_t *c, uint64_t seed, uint32_t N, uint3
     if (peer[(size_t)b * K + 1] != T9K_NODE_NOPEER)
       return mp1_fail(err, n, "pattern %s is not a permutation at node %lld",
                       mp1_pattern_name(t.pattern), (long long)b);
-    peer[(size_t)a * K] = (uint32_t)b * K + 1;
-    peer[(size_t)b * K + 1] = a * K;
+    for (uint32_t i = 0; 2 * i + 1 < K; i++) {
+      peer[(size_t)a * K + 2 * i] = (uint32_t)b * K + 2 * i + 1;
+      peer[(size_t)b * K + 2 * i + 1] = a * K + 2 * i;
+    }
     vl_to[(size_t)a * N + b] = 0;
   }
   return 0;

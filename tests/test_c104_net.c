@@ -250,6 +250,25 @@ static void test_patterns(void **state) {
   run(&c, 3, "uniform arrivals, iat 500");
 }
 
+/* A permutation with K = 2j: node n's sending ends 0, 2, .., K - 2 all lead to pi(n) and are
+   taken in turn, so j packets of a node are in flight at once; at a load one VL cannot carry
+   (its acknowledgement round trip bounds it), K = 8 delivers clearly more than K = 2. */
+static void test_perm_vls(void **state) {
+  (void)state;
+  c104_net_cfg_t c;
+  c104_net_cfg_default(&c);
+  c.topo = C104_NET_GRID, c.gw = 4, c.gh = 4;
+  c.pattern = MP1_TR_TRANSPOSE, c.universal = 1, c.load = 100;
+  c.warmup = 2000, c.measure = 6000;
+  c.vls = 2;
+  const c104_net_result_t r2 = run(&c, 1, "transpose K = 2");
+  c.vls = 8;
+  const c104_net_result_t r8 = run(&c, 1, "transpose K = 8");
+  CHECKF(r8.vls == 8 && r8.w_delivered * 4 >= r2.w_delivered * 5,
+         "K = 8 delivered %llu, K = 2 %llu", (unsigned long long)r8.w_delivered,
+         (unsigned long long)r2.w_delivered);
+}
+
 /* Saturation: a small queue limit and a load above what a node can send: failures counted, and
    conservation still exact. */
 static void test_saturation(void **state) {
@@ -326,7 +345,7 @@ int main(void) {
       cmocka_unit_test(test_transit),      cmocka_unit_test(test_packet_cost),
       cmocka_unit_test(test_routes),       cmocka_unit_test(test_config_errors),
       cmocka_unit_test(test_conservation), cmocka_unit_test(test_patterns),
-      cmocka_unit_test(test_saturation),   cmocka_unit_test(test_determinism),
+      cmocka_unit_test(test_saturation),   cmocka_unit_test(test_perm_vls),   cmocka_unit_test(test_determinism),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
