@@ -48,7 +48,7 @@ LOCKSTEP := $(VL_DIR)/Vdslink
 
 .PHONY: all deps lib run test test-unit test-lockstep test-bp3 lint synth check-ports mutants \
         figures figures-doc figures-plot soak clean help lockstep bench reproduce test-c104-unit test-mp1-rm mutants-mp1-rm test-mp1-plane mutants-mp1-plane test-mp1-chip mutants-mp1-chip test-mp1-mesh mutants-mp1-mesh test-mp1-torus \
-        test-mp1-awf2 check-ports-awf2 mutants-mp1-rm-awf2 test-c104 test-c104-bit mutants-c104 lockstep-c104
+        test-mp1-awf2 check-ports-awf2 mutants-mp1-rm-awf2 test-c104 test-c104-bit mutants-c104 lockstep-c104 reproduce-c104
 
 all: lib $(BUILD)/madpost $(LOCKSTEP)
 
@@ -72,6 +72,7 @@ help:
 	@echo "make bench      speed of the DS-Link model and lockstep, of the MP1 mesh model, and of the"
 	@echo "                network simulator (into docs/performance.md)"
 	@echo "make reproduce  seed 004's results with the simulator: docs/results/, docs/results.md"
+	@echo "make reproduce-c104  seeds 000/002 on the C104 networks: docs/results/c104_*, docs/results.md"
 	@echo "                (QUICK=1: a small run into build/results-quick)"
 	@echo "make figures    measure the link figures and print them (figures-doc: into docs/dslink.md,"
 	@echo "                figures-plot: PNG and SVG plots under build/plots/)"
@@ -491,6 +492,14 @@ reproduce: $(BUILD)/madpost
 	@scripts/deps.sh gnuplot-nox
 	@if [ "$(QUICK)" = 1 ]; then MADPOST=$(BUILD)/madpost QUICK=1 OUT=$(BUILD)/results-quick \
 	  MD=$(BUILD)/results-quick.md scripts/reproduce.sh; else MADPOST=$(BUILD)/madpost scripts/reproduce.sh; fi
+
+# The C104 validation (seeds 000 §4.1.5 and 002 eqs. (1)-(4), universal routing): docs/results/c104_*
+# and the C104 section of docs/results.md; a few minutes. QUICK=1 writes build/results-quick-c104.
+reproduce-c104: $(BUILD)/madpost
+	@scripts/deps.sh gnuplot-nox
+	@if [ "$(QUICK)" = 1 ]; then MADPOST=$(BUILD)/madpost QUICK=1 OUT=$(BUILD)/results-quick-c104 \
+	  MD=/dev/null scripts/reproduce_c104.sh > $(BUILD)/results-quick-c104.md; \
+	  else MADPOST=$(BUILD)/madpost scripts/reproduce_c104.sh; fi
 
 # ---- Top-level jobs ------------------------------------------------------------------------------
 run: deps

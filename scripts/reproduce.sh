@@ -172,5 +172,5 @@ scripts/plot_results.sh "$out"
 
 # ---- docs/results.md ---------------------------------------------------------------------------------
 log "writing $md"
-scripts/results_md.sh "$out" > "$md"
+scripts/results_md.sh "$out" "$md" > "$md.new" && mv "$md.new" "$md"
 log "done: $out, $md"

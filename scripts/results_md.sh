@@ -2,7 +2,8 @@
 # Writes docs/results.md (to stdout) from the reproduce runs in DIR: seed 004's numbers beside ours,
 # each difference explained (docs/mp1_sim.md has the model's choices these explanations cite).
 set -euo pipefail
-d=${1:?usage: results_md.sh DIR}
+d=${1:?usage: results_md.sh DIR [OLD.md]}
+old=${2:-} # the C104 section (make reproduce-c104) is carried over from it
 rel=results # links relative to docs/
 
 col() { awk -F, -v n="$2" '!/^#/ { for (i = 1; i <= NF; i++) if ($i == n) { print i; exit } }' "$1"; }
@@ -273,3 +274,13 @@ for f in "$d"/*.png; do
   b=$(basename "$f" .png)
   case $b in fig*) echo "- [$b]($rel/$b.png) ([svg]($rel/$b.svg))" ;; esac
 done
+
+# The C104 section is written by scripts/reproduce_c104.sh; keep what is there.
+echo
+echo "<!-- c104:begin -->"
+if [ -n "$old" ] && [ -f "$old" ] && grep -q "<!-- c104:begin -->" "$old"; then
+  awk '/<!-- c104:end -->/ { on = 0 } on { print } /<!-- c104:begin -->/ { on = 1 }' "$old"
+else
+  echo "(\`make reproduce-c104\` writes the C104 section here.)"
+fi
+echo "<!-- c104:end -->"
