@@ -48,7 +48,8 @@ LOCKSTEP := $(VL_DIR)/Vdslink
 
 .PHONY: all deps lib run test test-unit test-lockstep test-bp3 lint synth check-ports mutants \
         figures figures-doc figures-plot soak clean help lockstep bench reproduce test-c104-unit test-mp1-rm mutants-mp1-rm test-mp1-plane mutants-mp1-plane test-mp1-chip mutants-mp1-chip test-mp1-mesh mutants-mp1-mesh test-mp1-torus \
-        test-mp1-awf2 check-ports-awf2 mutants-mp1-rm-awf2 test-c104 test-c104-bit mutants-c104 lockstep-c104 reproduce-c104
+        test-mp1-awf2 check-ports-awf2 mutants-mp1-rm-awf2 test-c104 test-c104-bit mutants-c104 lockstep-c104 \
+        test-c104-net mutants-c104-net reproduce-c104
 
 all: lib $(BUILD)/madpost $(LOCKSTEP)
 
@@ -57,12 +58,17 @@ help:
 	@echo "make test       everything CI runs: unit and command-line tests (plain and sanitized),"
 	@echo "                lint, synth, ports, DS-Link lockstep (bit periods 1 and 3), MP1 routing"
 	@echo "                machine, plane, chip and 4x4 mesh lockstep (directed and random), mutants"
-	@echo "                of every block and level, the C104 switch's lockstep and mutants"
+	@echo "                of every block and level, the C104 switch's lockstep and mutants, the C104"
+	@echo "                network lockstep"
 	@echo "make test-c104-unit  the C104 switch model's unit tests (plain and sanitized)"
 	@echo "make test-c104  C104 lockstep, TokPorts FFFFFFF0 (ports 0-3 on the D/S path): directed"
 	@echo "                cases, random, faults, reconfig and wild runs; a random run with 16 links"
 	@echo "make test-c104-bit    C104 lockstep with every port bit-level (TokPorts 0), random runs"
 	@echo "make mutants-c104     the C104 RTL mutants (tb/c104_mutants.txt), every one must be killed"
+	@echo "make test-c104-net    four C104 switches in a 2x2 grid in lockstep (RTL links as D/S wires):"
+	@echo "                directed cases (routes, hunt group, FIFO/RR, deletion, universal, bad headers)"
+	@echo "                and random runs (C104N_SEEDS, C104N_CYCLES)"
+	@echo "make mutants-c104-net three RTL mutants the network lockstep must kill (not in make test)"
 	@echo "make test-mp1-rm|test-mp1-plane|test-mp1-chip|test-mp1-mesh   one MP1 level"
 	@echo "make test-mp1-torus   the mesh lockstep as the unrolled torus (chip numbers by level)"
 	@echo "make test-mp1-awf2    every MP1 level's lockstep and the port check with two-flit address"
@@ -146,6 +152,7 @@ lint:
 	  +define+MP1_CHIP_MODULE=$(MP1_CHIP_TOP) $(MP1_MESH_RTL)
 	verilator --lint-only -Wall --top-module $(C104_TOP) $(C104_RTL)
 	verilator --lint-only -Wall --top-module $(C104_TOP) -GTokPorts=32\'hFFFFFFFF $(C104_RTL)
+	verilator --lint-only -Wall --top-module c104_net_tb +define+C104_MODULE=$(C104_TOP) $(C104_RTL) tb/c104_net_tb.sv
 	@echo "lint: verilator -Wall clean"
 
 synth: $(BUILD)/synth/dslink.log $(BUILD)/synth/mp1_rm.log $(BUILD)/synth/mp1_plane.log $(BUILD)/synth/mp1_chip.log \
@@ -350,7 +357,7 @@ test-mp1-chip: $(MP1C_LOCKSTEP)
 # -GTokPorts, the testbench -DC104_TOK_PORTS): c104_tok (FFFFFFF0, ports 0-3 on the full D/S path:
 # the directed cases and most runs), c104_b16 (FFFF0000, 16 links) and c104_bit (0, every port a
 # link; its own target: the largest build).
-C104_TB_DEPS    := tb/c104_lockstep.cpp tb/lockstep.h $(LIB) $(CMODEL_HDR)
+C104_TB_DEPS    := tb/c104_lockstep.cpp tb/c104_common.h tb/lockstep.h $(LIB) $(CMODEL_HDR)
 C104_TRACE_FLAG := $(if $(filter 1,$(C104_TRACE)),--trace)
 c104_vflags      = -GTokPorts=32\'h$(1) $(C104_TRACE_FLAG)
 c104_cflags      = -DC104_TOK_PORTS=0x$(1)u -DLOCKSTEP_CMP_REGS=$(C104_CMP_REGS)
@@ -408,6 +415,43 @@ $(C104_MUT_DIR)/Vc104: tb/c104_mutants.txt $(BUILD)/mutgen $(C104_TB_DEPS) $(C10
 
 mutants-c104: $(C104_MUT_DIR)/Vc104
 	@scripts/mutants.sh $(C104_MUT_DIR)/Vc104 tb/c104_mutants.txt c104 $(C104_MUT_RUNS)
+
+# ---- C104 network lockstep (docs/c104.md §15 "Network lockstep") -------------------------------
+# Four switches of $(C104_TOP) in a 2 x 2 grid (tb/c104_net_tb.sv; +define+C104_MODULE selects the
+# switch module), the inter-switch links D/S wires between the RTL instances and between the C
+# models; ports 0-5 bit-level (links, loopback, one endpoint), the rest token ports.
+C104N_TOK       := FFFFFFC0
+C104N_RTL       := $(C104_RTL) tb/c104_net_tb.sv
+C104N_VFLAGS    := -GTokPorts=32\'h$(C104N_TOK) +define+C104_MODULE=$(C104_TOP)
+# -O1 (after the recipe's -O2): four switches are about 40 MB of generated C++; -O1 compiles it in
+# about half the time of -O2 and runs the tests only a little slower.
+C104N_CFLAGS    := -DC104_NET_TOK_PORTS=0x$(C104N_TOK)u -DLOCKSTEP_CMP_REGS=$(C104_CMP_REGS) -O1
+C104N_TB_DEPS   := tb/c104_net_lockstep.cpp tb/c104_common.h tb/lockstep.h $(LIB) $(CMODEL_HDR)
+C104N_VL_DIR    ?= $(BUILD)/vl/c104_net
+C104N_LOCKSTEP  := $(C104N_VL_DIR)/Vc104net
+C104N_MUT_DIR   := $(BUILD)/vl/c104_net_mut
+C104N_DIRECTED  := route hunt fifo rr del universal bad
+C104N_SEEDS     ?= 1 2 3
+C104N_CYCLES    ?= 20000
+
+$(C104N_VL_DIR)/config.stamp: STAMP = $(C104N_RTL) $(C104_TOP) $(C104_CMP_REGS)
+$(C104N_LOCKSTEP): $(C104N_VL_DIR)/config.stamp $(C104N_TB_DEPS) $(C104N_RTL)
+	$(call vl_build,Vc104net,c104_net_tb,$(C104N_VL_DIR),$(C104N_RTL),tb/c104_net_lockstep.cpp,$(C104N_VFLAGS),$(C104N_CFLAGS))
+
+test-c104-net: $(C104N_LOCKSTEP)
+	@set -e; for t in $(C104N_DIRECTED); do $(C104N_LOCKSTEP) --test $$t | tail -1; done
+	@set -e; for s in $(C104N_SEEDS); do $(C104N_LOCKSTEP) --test random --seed $$s --cycles $(C104N_CYCLES) | tail -2; done
+
+# A few RTL mutants the network lockstep must kill (tb/c104_net_mutants.txt; not in make test).
+C104N_MUT_RUNS := $(foreach t,$(C104N_DIRECTED),'--test $(t)') \
+                  $(foreach s,1 2 3,'--test random --seed $(s) --cycles 8000')
+$(C104N_MUT_DIR)/Vc104net: tb/c104_net_mutants.txt $(BUILD)/mutgen $(C104N_TB_DEPS) $(C104N_RTL)
+	@mkdir -p $(C104N_MUT_DIR)/rtl
+	$(BUILD)/mutgen tb/c104_net_mutants.txt $(C104N_MUT_DIR)/rtl $(C104_RTL)
+	$(call vl_build,Vc104net,c104_net_tb,$(C104N_MUT_DIR),$(addprefix $(C104N_MUT_DIR)/rtl/,$(notdir $(C104_RTL))) tb/c104_net_tb.sv,tb/c104_net_lockstep.cpp,$(C104N_VFLAGS),$(C104N_CFLAGS))
+
+mutants-c104-net: $(C104N_MUT_DIR)/Vc104net
+	@MUT_MIN=3 scripts/mutants.sh $(C104N_MUT_DIR)/Vc104net tb/c104_net_mutants.txt c104_net $(C104N_MUT_RUNS)
 
 # ---- Mutation check: every injected RTL bug must be caught ------------------------------------
 MUT_DIR      := $(BUILD)/vl/dslink_mut
@@ -524,6 +568,7 @@ test: deps
 	@$(MAKE) --no-print-directory mutants
 	@$(MAKE) --no-print-directory test-mp1-awf2
 	@$(MAKE) --no-print-directory test-c104
+	@$(MAKE) --no-print-directory test-c104-net
 	@$(MAKE) --no-print-directory mutants-c104
 	@echo "make test: all passed"
 

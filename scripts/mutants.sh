@@ -30,4 +30,4 @@ while IFS= read -r line; do
   fi
 done < "$list"
 echo "$blk mutants: killed $killed of $n"
-[ "$killed" -eq "$n" ] && [ "$n" -ge 10 ]
+[ "$killed" -eq "$n" ] && [ "$n" -ge "${MUT_MIN:-10}" ]
