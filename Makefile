@@ -106,8 +106,10 @@ $(LIB_SAN): $(patsubst cmodel/%.c,$(BUILD)/san/%.o,$(CMODEL_SRC))
 
 lib: $(LIB)
 
-$(BUILD)/madpost: tools/madpost.c tools/madpost_sim.c tools/madpost_c104.c $(LIB) $(CMODEL_HDR)
-	$(CC) $(ALLCFLAGS) tools/madpost.c tools/madpost_sim.c tools/madpost_c104.c $(LIB) $(LDLIBS) -o $@
+MADPOST_SRC := tools/madpost.c tools/madpost_sim.c tools/madpost_c104.c tools/madpost_c104fig.c
+
+$(BUILD)/madpost: $(MADPOST_SRC) $(LIB) $(CMODEL_HDR)
+	$(CC) $(ALLCFLAGS) $(MADPOST_SRC) $(LIB) $(LDLIBS) -o $@
 
 $(BUILD)/mutgen: tools/mutgen.c
 	$(CC) $(ALLCFLAGS) $< -o $@

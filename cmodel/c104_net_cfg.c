@@ -158,6 +158,13 @@ int c104_net_wiring(const c104_net_cfg_t *c, uint32_t *K, int *circ, uint32_t *H
     return mp1_fail(err, n, "2 N K%s = %llu header values exceed the 65536 of 2-byte headers "
                     "(N = %u, K = %u)", extra ? " + switches" : "", (unsigned long long)top, N, *K);
   *H = top <= 256 ? 1 : 2;
+  if (c->hbytes > 2)
+    return mp1_fail(err, n, "hbytes %u: must be 0 (from the header space), 1 or 2", c->hbytes);
+  if (c->hbytes == 1 && top > 256)
+    return mp1_fail(err, n, "hbytes 1: 1-byte headers reach 255, but the network needs headers up "
+                    "to %llu (N = %u, K = %u)", (unsigned long long)(top - 1), N, *K);
+  if (c->hbytes)
+    *H = c->hbytes;
   return 0;
 }
 
@@ -236,6 +243,16 @@ int c104_net_vl_wiring(const c104_net_cfg_t *c, uint64_t seed, uint32_t N, uint3
           vl_to[(size_t)a * N + b] = (uint16_t)(2 * j);
       }
     }
+    return 0;
+  }
+  if (pat == C104_NET_PATTERN_NONE &&
+      (c->topo == C104_NET_PAIR || c->topo == C104_NET_LINE)) {
+    /* pair and line by hand: K parallel VLs, end c of node 0 joins end c of node 1 */
+    for (uint32_t ci = 0; ci < K; ci++) {
+      peer[ci] = K + ci;
+      peer[(size_t)K + ci] = ci;
+    }
+    vl_to[1] = 0, vl_to[2] = 0;
     return 0;
   }
   if (pat == C104_NET_PATTERN_NONE || pat == MP1_TR_UNIFORM || pat == MP1_TR_HOTSPOT) {

@@ -45,7 +45,9 @@ typedef struct {
   double load;          /* percent of one link's data bandwidth per node (§17.5) */
   double iat;           /* mean cycles between a node's messages; > 0 overrides load */
   uint32_t msg_len;     /* message bytes */
-  uint32_t vls;         /* K; 0: chosen from the pattern (§17.4) */
+  uint32_t vls;         /* K; 0: chosen from the pattern (§17.4). Pair and line without a
+                           pattern: K parallel VLs, end c of node 0 joined to end c of node 1 */
+  uint32_t hbytes;      /* H: 0 chosen from the header space (§16.1), 1 or 2 forced (§17) */
   uint32_t qlimit;      /* per node (§17.5) */
   uint64_t warmup, measure;
   uint64_t seed;

@@ -35,22 +35,40 @@ static void on_pkt(void *ctx, const c104_net_pkt_t *p) {
     l->p[l->n++] = *p;
 }
 
-static c104_net_t *line_net(uint32_t s, plog_t *log) {
+/* A pair (s = 0) or line of s switches, K VLs between the two endpoints, H forced to hbytes (0:
+   automatic, 1 here), idle for 400 cycles. */
+/* Conservation and zero error counters of a hand-driven run. */
+static void check_run_counts(const c104_net_result_t *r, const char *what) {
+  CHECKF(r->accepted == r->delivered + r->in_flight && r->generated == r->accepted,
+         "%s: generated %llu accepted %llu delivered %llu in flight %llu", what,
+         (unsigned long long)r->generated, (unsigned long long)r->accepted,
+         (unsigned long long)r->delivered, (unsigned long long)r->in_flight);
+  CHECKF(r->sw_bad + r->sw_short + r->sw_cut + r->sw_stray + r->node_misrouted + r->node_bad +
+                 r->node_cut + r->link_errs + r->corrupt + r->track_errs + r->dropped_novl == 0,
+         "%s: errors counted", what);
+}
+
+static c104_net_t *line_net_k(uint32_t s, uint32_t vls, uint32_t hbytes, plog_t *log) {
   c104_net_cfg_t c;
   c104_net_cfg_default(&c);
   c.topo = s ? C104_NET_LINE : C104_NET_PAIR;
   c.switches = s;
   c.pattern = C104_NET_PATTERN_NONE;
   c.qlimit = 1000;
+  c.vls = vls;
+  c.hbytes = hbytes;
   c104_net_t *w;
   char err[256];
   CHECKF(c104_net_new(&c, 1, &w, err, sizeof err) == 0, "%s", err);
-  assert_int_equal(c104_net_hbytes(w), 1);
+  assert_int_equal(c104_net_hbytes(w), hbytes ? hbytes : 1);
+  assert_int_equal(c104_net_vls(w), vls ? vls : 1);
   c104_net_on_packet(w, on_pkt, log);
   while (c104_net_cycle(w) < 400)
     assert_int_equal(c104_net_step(w), 0);
   return w;
 }
+
+static c104_net_t *line_net(uint32_t s, plog_t *log) { return line_net_k(s, 1, 0, log); }
 
 /* §18.2: transit (header loaded onto the sender's wire .. EOM popped) is 17 + 10m direct and
    33 + 10m through one C104 (H = 1, one VL), messages sent one at a time into an idle network.
@@ -117,6 +135,103 @@ static void test_packet_cost(void **state) {
     const double p = period(cases[i].s, cases[i].len);
     CHECKF(p == cases[i].want, "s=%u, %u-byte packets: T_p %.3f cycles, §18.3 gives %.0f",
            cases[i].s, cases[i].len, p, cases[i].want);
+  }
+}
+
+/* cfg vls on a pair or line without a pattern: K parallel VLs, end c of node 0 joined to end c of
+   node 1 (docs/c104.md §17). Each end's message arrives on the peer end, every packet is
+   acknowledged; two VLs on a line of 12 switches keep the link send-bound (335 cycles per 32-byte
+   packet, §18.3 (4)) where one VL is ack-bound (439). */
+static void test_parallel_vls(void **state) {
+  (void)state;
+  plog_t *log = calloc(1, sizeof *log);
+  c104_net_t *w = line_net_k(2, 3, 0, log);
+  assert_int_equal(c104_net_vl_to(w, 0, 1), 0);
+  assert_int_equal(c104_net_vl_to(w, 1, 0), 0);
+  for (uint32_t v = 0; v < 3; v++)
+    assert_int_equal(c104_net_send(w, 0, v, 10 + v), 0);
+  assert_int_equal(c104_net_send(w, 1, 2, 5), 0);
+  assert_int_equal(c104_net_send(w, 0, 3, 5), -1); /* no end 3 */
+  for (int k = 0; k < 3000; k++)
+    assert_int_equal(c104_net_step(w), 0);
+  c104_net_result_t r;
+  c104_net_result(w, &r);
+  check_run_counts(&r, "3 VLs on a line of 2");
+  CHECKF(r.delivered == 4 && r.in_flight == 0 && r.vls == 3, "delivered %llu",
+         (unsigned long long)r.delivered);
+  int data = 0, acks = 0;
+  uint32_t got = 0; /* bit 3 dst + end */
+  for (int i = 0; i < log->n; i++) {
+    const c104_net_pkt_t *p = &log->p[i];
+    /* the header names the receiving end: hdr(m, c', a) = 2 (m K + c') + a */
+    const uint32_t end = p->hdr / 2 - p->dst * 3;
+    CHECKF(p->src != p->dst && p->hdr % 2 == p->ack && end < 3, "packet to node %u end %u",
+           p->dst, end);
+    if (p->ack) {
+      acks++;
+      continue;
+    }
+    data++;
+    got |= 1u << (3 * p->dst + end);
+  }
+  CHECKF(data == 4 && acks == 4, "%d data packets, %d acks", data, acks);
+  CHECKF(got == (7u << 3 | 1u << 2), "data arrived on ends %#x (node 1 ends 0-2, node 0 end 2)",
+         got);
+  c104_net_free(w);
+  /* throughput: 64 packets' first loads, 1 VL against 2 on a line of 12 switches */
+  for (uint32_t k = 1; k <= 2; k++) {
+    memset(log, 0, sizeof *log);
+    w = line_net_k(12, k, 0, log);
+    for (uint32_t v = 0; v < k; v++)
+      assert_int_equal(c104_net_send(w, 0, v, 32 * 64), 0);
+    uint64_t t[64];
+    int n = 0;
+    while (n < 60) {
+      assert_int_equal(c104_net_step(w), 0);
+      n = 0;
+      for (int i = 0; i < log->n && n < 64; i++)
+        if (!log->p[i].ack)
+          t[n++] = log->p[i].t_out;
+    }
+    const double per = (double)(t[58] - t[10]) / 48.0;
+    CHECKF(per == (k == 1 ? 439.0 : 335.0), "%u VLs, s = 12: %.3f cycles per packet", k, per);
+    c104_net_free(w);
+  }
+  free(log);
+}
+
+/* cfg hbytes = 2 forces 2-byte headers where 1 would do (§17): the endpoints and switches agree,
+   every packet arrives; the send bound is 345.5 cycles (§18.3). A 0-byte message takes 27 cycles
+   directly (17 + 10 for the second header byte) and 59 through one C104: 32 per switch, i.e.
+   delta = 10h + 5 + w with w = 7 at H = 2 (w = 1 at H = 1; measured, docs/c104.md §18.3). */
+static void test_hbytes(void **state) {
+  (void)state;
+  for (uint32_t s = 0; s <= 1; s++) {
+    plog_t *log = calloc(1, sizeof *log);
+    c104_net_t *w = line_net_k(s, 1, 2, log);
+    assert_int_equal(c104_net_send(w, 0, 0, 0), 0);
+    while (log->n < 2)
+      assert_int_equal(c104_net_step(w), 0);
+    const c104_net_pkt_t *d = log->p[0].ack ? &log->p[1] : &log->p[0];
+    const long transit = (long)(d->t_deliver - d->t_out);
+    CHECKF(transit == (s ? 59 : 27), "H = 2, s = %u: transit %ld", s, transit);
+    assert_int_equal(c104_net_send(w, 0, 0, 32 * 62), 0);
+    const int n0 = log->n;
+    while (log->n < n0 + 2 * 60)
+      assert_int_equal(c104_net_step(w), 0);
+    uint64_t t[64];
+    int n = 0;
+    for (int k = n0; k < log->n && n < 64; k++)
+      if (!log->p[k].ack)
+        t[n++] = log->p[k].t_out;
+    const double per = (double)(t[58] - t[10]) / 48.0;
+    CHECKF(per == 345.5, "H = 2, s = %u: T_p %.3f", s, per);
+    c104_net_result_t r;
+    c104_net_result(w, &r);
+    check_run_counts(&r, "H = 2");
+    assert_int_equal(r.hbytes, 2);
+    c104_net_free(w);
+    free(log);
   }
 }
 
@@ -335,6 +450,18 @@ static void test_config_errors(void **state) {
   c.pattern = MP1_TR_HOTSPOT;
   bad_cfg(&c, "at most 181 nodes");
   /* the load's unit: a 32-byte message with 2-byte headers is 10 (2 + 32) + 4 cycles */
+  c104_net_cfg_default(&c);
+  c.hbytes = 3;
+  bad_cfg(&c, "hbytes 3: must be 0");
+  c.topo = C104_NET_PUMA, c.hbytes = 1;
+  bad_cfg(&c, "hbytes 1: 1-byte headers reach 255");
+  c.hbytes = 2;
+  assert_int_equal(c104_net_cfg_check(&c, err, sizeof err), 0);
+  c104_net_cfg_default(&c);
+  c.topo = C104_NET_LINE, c.pattern = C104_NET_PATTERN_NONE, c.vls = 64, c.hbytes = 1;
+  assert_int_equal(c104_net_cfg_check(&c, err, sizeof err), 0); /* 4 K = 256 headers: H = 1 */
+  c.vls = 65;
+  bad_cfg(&c, "hbytes 1: 1-byte headers reach 255");
   assert_true(c104_net_msg_cycles(32, 2) == 344.0);
   assert_true(c104_net_msg_cycles(0, 1) == 14.0);
   assert_true(c104_net_msg_cycles(70, 1) == 10.0 * 73 + 12);
@@ -345,7 +472,9 @@ int main(void) {
       cmocka_unit_test(test_transit),      cmocka_unit_test(test_packet_cost),
       cmocka_unit_test(test_routes),       cmocka_unit_test(test_config_errors),
       cmocka_unit_test(test_conservation), cmocka_unit_test(test_patterns),
-      cmocka_unit_test(test_saturation),   cmocka_unit_test(test_perm_vls),   cmocka_unit_test(test_determinism),
+      cmocka_unit_test(test_saturation),   cmocka_unit_test(test_perm_vls),
+      cmocka_unit_test(test_determinism),  cmocka_unit_test(test_parallel_vls),
+      cmocka_unit_test(test_hbytes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

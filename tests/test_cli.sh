@@ -82,5 +82,37 @@ expect 0 "traffic conserved, no errors" -- c104net --grid 3x3 --load 30 --warmup
 expect 0 "topology=grid grid=3x3 switches=1 universal=on arb=rr pattern=local" -- c104net --grid 3x3 --universal on --arb rr --pattern local --load 30 --warmup 500 --measure 2000
 expect 0 '"conserved":true' -- c104net --grid 2x2 --load 30 --warmup 200 --measure 1500 --seeds 2 --format json
 expect 0 "^seed,generated,accepted" -- c104net --topology line --switches 2 --load 50 --warmup 200 --measure 2000 --format csv
+# the figures of docs/c104.md §18.2 and §18.3 (madpost c104transit, c104cost): usage errors exit 2
+# naming the option; key measured values held so a change to the model breaks the test
+expect 0 "usage: madpost c104transit" -- c104transit --help
+expect 0 "usage: madpost c104cost" -- c104cost --help
+expect 2 "unknown option '--bogus'" -- c104transit --bogus 1
+expect 2 "max-bytes: '65' is not a whole number in 0..64" -- c104transit --max-bytes 65
+expect 2 "max-bytes: 'x' is not a whole number" -- c104transit --max-bytes x
+expect 2 "format: 'xml' is not table, csv or json" -- c104transit --format xml
+expect 2 "expected --KEY VALUE" -- c104transit --max-bytes
+expect 2 "unknown option '--bogus'" -- c104cost --bogus 1
+expect 2 "hbytes: '3' is not a whole number in 1..2" -- c104cost --hbytes 3
+expect 2 "smax: '99' is not a whole number in 0..20" -- c104cost --smax 99
+expect 2 "format: 'xml' is not table, csv or json" -- c104cost --format xml
+expect 0 "per C104 (intercepts): ours 160.0 ns" -- c104transit
+expect 0 '"command":"c104transit"' -- c104transit --max-bytes 2 --format json
+expect 0 "measured s = 5 (T_p 377.50 > 345.50)" -- c104cost --hbytes 2 --smax 6
+out=$("$bin" c104transit --format csv 2>&1) || { echo "FAIL: c104transit csv exit $?"; fails=$((fails + 1)); }
+for want in '^transit,direct,0,0,fresh,transit,cycles,17,$' '^transit,c104,1,0,fresh,transit,cycles,33,$' \
+    '^transit,two_c104,2,6,fresh,transit,cycles,109,$' '^transit,direct,0,3,max4,transit,cycles,51,$' \
+    '^transit,c104,1,6,fresh,transit,ns,930,962$' '^fit,direct,0,,fresh,slope,ns/byte,100,100$' \
+    '^throughput,direct,0,0,back_to_back,period,cycles,39,$' '^throughput,c104,1,0,back_to_back,period,cycles,71,$'; do
+  grep -q -- "$want" <<<"$out" || { echo "FAIL: c104transit csv lacks $want"; fails=$((fails + 1)); }
+done
+out=$("$bin" c104cost --smax 10 --format csv 2>&1) || { echo "FAIL: c104cost csv exit $?"; fails=$((fails + 1)); }
+for want in '^figure,h,bytes,s,n,c,quantity,unit,value$' '^tp,1,32,0,,,measured,cycles,335$' \
+    '^tp,1,32,8,,,measured,cycles,335$' '^tp,1,32,10,,,measured,cycles,375$' \
+    '^tp,1,1,4,,,measured,cycles,171$' '^crossover,1,32,9,,,measured,switches,9$' \
+    '^crossover,1,32,,,,eq2_model,switches,9.625$' '^crossover,1,32,,,,eq2_002,switches,1.35$' \
+    '^tm,1,32,12,4096,,T_m_ack,cycles,56192$' '^channels,1,32,9,,,c_min_measured,channels,2$' \
+    '^channels,1,32,16,,2,throughput,bytes/us,9.55224$'; do
+  grep -q -- "$want" <<<"$out" || { echo "FAIL: c104cost csv lacks $want"; fails=$((fails + 1)); }
+done
 if [ "$fails" -ne 0 ]; then echo "test_cli: $fails failed"; exit 1; fi
 echo "test_cli: all passed"

@@ -18,6 +18,8 @@ int madpost_cmd_sim(int argc, char **argv);
 int madpost_cmd_sweep(int argc, char **argv);
 int madpost_cmd_simbench(int argc, char **argv);
 int madpost_cmd_c104net(int argc, char **argv);
+int madpost_cmd_c104transit(int argc, char **argv);
+int madpost_cmd_c104cost(int argc, char **argv);
 
 static int usage(FILE *f) {
   fprintf(f,
@@ -40,6 +42,10 @@ static int usage(FILE *f) {
           "  sweep    a load sweep of the simulator: CSV, JSON and plots (madpost sweep --help)\n"
           "  simbench speed and memory of the simulator (options as sim)\n"
           "  c104net  a network of C104 switches and T9000-style endpoints (madpost c104net --help)\n"
+          "  c104transit  seed 000 §4.1.5 on the C104 model: transit and throughput, direct and\n"
+          "           through C104s --max-bytes M (default 6) --format table|csv|json\n"
+          "  c104cost seed 002 eq. (1)-(4) on the C104 model: packet and message cost, crossover,\n"
+          "           channels --hbytes 1|2 (default 1) --smax S (default 14) --format table|csv|json\n"
           "  help     this text\n");
   return f == stderr ? 2 : 0;
 }
@@ -426,6 +432,10 @@ int main(int argc, char **argv) {
     return madpost_cmd_simbench(argc - 2, argv + 2);
   if (!strcmp(argv[1], "c104net"))
     return madpost_cmd_c104net(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "c104transit"))
+    return madpost_cmd_c104transit(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "c104cost"))
+    return madpost_cmd_c104cost(argc - 2, argv + 2);
   if (!strcmp(argv[1], "linkbench"))
     return cmd_linkbench(argc - 2, argv + 2);
   fprintf(stderr, "madpost: unknown command '%s'\n", argv[1]);
