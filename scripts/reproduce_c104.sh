@@ -22,6 +22,8 @@ log "c104transit"
 log "c104cost"
 "$bin" c104cost --format csv > "$out/c104_cost.csv"
 "$bin" c104cost --format json > "$out/c104_cost.json"
+"$bin" c104cost --hbytes 2 --format csv > "$out/c104_cost_h2.csv"
+"$bin" c104cost --hbytes 2 --format json > "$out/c104_cost_h2.json"
 
 # ---- Universal routing against a worst-case permutation on an 8x8 grid ---------------------
 # The transpose is the classic worst case of X-then-Y routing (a row's traffic turns at the
