@@ -199,15 +199,23 @@ Peak delivered throughput, bytes per node per us: transpose **$pt0** without and
 universal routing ($(awk -v a="$pt1" -v b="$pt0" 'BEGIN { printf "%.2f", a / b }') times);
 uniform $pu0 without and $pu1 with ($(awk -v a="$pu1" -v b="$pu0" 'BEGIN { printf "%.2f", a / b }') times).
 
-Why: a link carries at most 10 bytes per us of data (100 Mbit/s, 10 bits a byte) less the
-header, end and acknowledgement tokens. Under the transpose, X-then-Y routing sends the 7
-messages of nodes (x, 0), x = 1..7, over the one link from (1, 0) to (0, 0): at most about
-10/7 = 1.4 bytes per node per us for those nodes, and the measured peak is that bound plus the
-nodes nearer the diagonal, which are less loaded. Universal routing turns any permutation into
-two uniform random phases: the bisection of 8 links each way then carries each byte about twice
-(once per phase), about 2.5 bytes per node per us, which is what the model reaches, whatever the
-permutation. The price is paid where traffic is already spread: uniform traffic loses about a
-tenth of its peak, and at low load every message is about a third slower (its path is twice as
-long and crosses the loopback link): 000 §2.2.2 and NOTES §3 describe universal routing as
-trading the average case for the worst case, which is what the table shows.
+Why. A link carries at most about 9.5 bytes of data per us (100 Mbit/s, 10 bits a byte, less
+header, end and acknowledgement tokens). Under the transpose, X-then-Y routing sends the
+messages of nodes (x, 0), x = 1..7, all over the one link from (1, 0) to (0, 0): 7 nodes share it,
+about 1.4 bytes per node per us, and that link is at 100% from 15% load; the mean over all 64
+nodes is higher (the 8 nodes on the diagonal send nothing; nodes nearer it share less). With
+universal routing each phase is a uniform random route, the busiest switch link stays below 93%,
+and the peak is 1.66 times higher. **Caveat: the two networks do not have the same wires.** The
+phases need separate links (000 §2.2.2; NOTES §3), so the universal grid has a second link to
+each neighbour (ports 8-11) and a loopback per switch (§17.1), while the grid without universal
+routing has one link per neighbour. Part of the gain is those links: the same grid with the
+second links as a hunt group of two (as PUMA uses its double links, §17.3) would double the
+transpose's bottleneck link. That configuration is not run here (an open point in docs/c104.md
+§20). What the table does show is the price of universal routing where traffic is already spread:
+uniform traffic loses about a tenth of its peak even with the extra links, and at low load a
+message takes 28-40% longer (a path about twice as long, plus the loopback). Valiant's bound
+says the same: universal routing gives any permutation about half the uniform capacity, here
+about 1.7 bytes per node per us on single links, so on an 8x8 grid, where the transpose under
+X-then-Y already reaches half of uniform (1.64 against 3.36), it pays only with the extra links;
+on larger grids the transpose's bottleneck (k - 1 nodes on one link) grows and the gain with it.
 EOF
