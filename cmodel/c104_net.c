@@ -133,6 +133,11 @@ static int next_port(const c104_net_t *w, uint32_t s, uint32_t h) {
   case C104_NET_GRID: {
     const uint32_t H = w->cfg.gh, x = s / H, y = s % H;
     const uint32_t t = node_hdr ? node : h - w->R0, tx = t / H, ty = t % H;
+    if (!uni && w->cfg.grid_links == 2) { /* hunt groups 4-5 +X, 6-7 -X, 8-9 +Y, 10-11 -Y */
+      if (tx != x) return tx > x ? 4 : 6;
+      if (ty != y) return ty > y ? 8 : 10;
+      return 0;
+    }
     const int b = node_hdr ? 4 : 8; /* phase 2 (or plain) and phase 1 ports */
     if (tx > x) return b;
     if (tx < x) return b + 1;
@@ -192,6 +197,15 @@ static int build(c104_net_t *w, char *err, size_t n) {
         const uint32_t s = x * H + y;
         for (uint32_t l = 0; l < 4; l++)
           connect(w, node_end(w, s, l), sw_end(w, s, l));
+        if (!uni && c->grid_links == 2) { /* two links to each neighbour, a hunt group (§17.1) */
+          for (uint32_t k = 0; k < 2; k++) {
+            if (x + 1 < W)
+              connect(w, sw_end(w, s, 4 + k), sw_end(w, s + H, 6 + k));
+            if (y + 1 < H)
+              connect(w, sw_end(w, s, 8 + k), sw_end(w, s + 1, 10 + k));
+          }
+          continue;
+        }
         for (uint32_t ph = 0; ph < 1u + (uint32_t)uni; ph++) {
           const uint32_t b = ph ? 8 : 4;
           if (x + 1 < W)
@@ -229,6 +243,8 @@ static int build(c104_net_t *w, char *err, size_t n) {
         used |= 1u << p;
     if (c->topo == C104_NET_GRID) {
       su->grp = 0xFFFFFFF1u; /* ports 0-3 one hunt group */
+      if (!uni && c->grid_links == 2)
+        su->grp &= ~0xAA0u; /* and 4-5, 6-7, 8-9, 10-11 */
     } else if (c->topo == C104_NET_PUMA) {
       su->grp = 0xFFFFFFFFu & ~0xEEEEu; /* each node's four links one group */
       if (!uni)

@@ -177,6 +177,11 @@ int c104_net_cfg_check(const c104_net_cfg_t *c, char *err, size_t n) {
                     c->gh);
   if (c->topo == C104_NET_LINE && c->switches > 64)
     return mp1_fail(err, n, "line of %u switches: at most 64", c->switches);
+  if (c->grid_links > 2)
+    return mp1_fail(err, n, "grid links %u: must be 1 or 2 (0: auto)", c->grid_links);
+  if (c->grid_links == 1 && c->universal)
+    return mp1_fail(err, n, "grid links 1 with universal routing: the two phases need a link "
+                    "each to every neighbour (grid links 2)");
   if (c->universal && c->topo != C104_NET_GRID && c->topo != C104_NET_PUMA)
     return mp1_fail(err, n, "universal routing needs the grid or puma topology (not %s)",
                     c104_net_topo_name(c->topo));

@@ -37,6 +37,9 @@ typedef struct {
   uint32_t gw, gh;      /* grid W x H */
   uint32_t switches;    /* line: s */
   uint32_t universal;   /* 1: two-phase routing (grid, PUMA) */
+  uint32_t grid_links;  /* grid: links to each neighbour: 0 auto (1, or 2 with universal routing:
+                           one per phase), 1, or 2 (without universal routing a hunt group of
+                           two, §17.1) */
   uint32_t rr;          /* 1: round-robin arbitration, 0: FIFO */
   uint32_t pattern;     /* mp1_pattern_e, or C104_NET_PATTERN_NONE */
   uint32_t hot_node;

@@ -165,57 +165,84 @@ switches, measured delta 32 cycles) needs 1 channel up to s = 4 and 2 from s = 5
 EOF
 
 # ---- universal routing ------------------------------------------------------------------------
-row() { awk -F, -v p="$1" -v u="$2" -v L="$3" -v c="$4" '$1 == p && $2 == u && $4 == L { print $c }' "$uni"; }
-peak() { awk -F, -v p="$1" -v u="$2" '$1 == p && $2 == u && $8 > m { m = $8 } END { printf "%.2f", m }' "$uni"; }
-errs=$(awk -F, 'NR > 1 { e += $14 } END { print e + 0 }' "$uni")
-runs=$(awk -F, 'NR > 1 { print $5; exit }' "$uni")
+# row PATTERN UNIVERSAL LINKS LOAD COLUMN; peak PATTERN UNIVERSAL LINKS
+row() { awk -F, -v p="$1" -v u="$2" -v g="$3" -v L="$4" -v c="$5" \
+  '$1 == p && $2 == u && $3 == g && $5 == L { print $c }' "$uni"; }
+peak() { awk -F, -v p="$1" -v u="$2" -v g="$3" '$1 == p && $2 == u && $3 == g && $9 > m { m = $9 }
+  END { printf "%.2f", m }' "$uni"; }
+first() { awk -F, -v p="$1" -v u="$2" -v g="$3" -v c="$4" '$1 == p && $2 == u && $3 == g { print $c; exit }' "$uni"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", (a / b - 1) * 100 }'; }
+errs=$(awk -F, 'NR > 1 { e += $15 } END { print e + 0 }' "$uni")
+runs=$(awk -F, 'NR > 1 { print $6; exit }' "$uni")
 cat <<EOF
 ## Universal routing against a worst-case permutation (8x8 grid)
 
 An 8x8 grid of C104s, one endpoint per switch on a hunt group of its 4 links, X-then-Y interval
-tables (§17.1-§17.2); with universal routing every packet, acknowledgements included, first goes to
-a random switch on the phase-1 links, is stripped there by the loopback port and goes on over the
-phase-2 links (§11.3). The worst case of X-then-Y routing is the transpose: all traffic of a row
-turns at the diagonal, so up to 7 flows share one link. Each node keeps 4 packets in flight to its
-partner (\`--vls 8\`, §17.4): with one VL the acknowledgement round trip, not the network, bounds a
-node's rate. Uniform traffic (all-to-all VLs) beside it shows what universal routing costs where the
-traffic is already spread. 32-byte messages, exponential arrivals, $runs seed(s) per point, load
-in % of one link's data rate per node (§17.5). Switch, link and endpoint error counters over all
-runs: $errs.
+tables (§17.1-§17.2). With universal routing every packet, acknowledgements included, first goes
+to a random switch over the phase-1 links, is stripped there by the loopback port and goes on over
+the phase-2 links (§11.3): the phases need separate links (000 §2.2.2, NOTES §3), so that grid has
+two links to each neighbour. To compare on the same wires, X-then-Y routing is run both on one
+link per neighbour (the thesis's grid) and on two, as a hunt group of two (\`--grid-links 2\`,
+§17.1). The worst case of X-then-Y routing is the transpose: all traffic of a row turns at the
+diagonal, so up to 7 nodes share one link. Each node keeps 4 packets in flight to its partner
+(\`--vls 8\`, §17.4): with one VL the acknowledgement round trip, not the network, would bound a
+node's rate. Uniform traffic (all-to-all VLs) shows what universal routing costs where traffic is
+already spread. 32-byte messages, exponential arrivals, $runs seed(s) per point, load in % of one
+link's data rate per node (§17.5). Switch, link and endpoint error counters over all runs: $errs.
 
-| offered load % | transpose: delivered B/node/us | transpose, universal | uniform | uniform, universal | transpose latency (cycles) | transpose, universal |
+Delivered data, bytes per node per us:
+
+| offered load % | transpose, X-then-Y, 1 link | X-then-Y, 2 links | universal | uniform, X-then-Y, 1 link | X-then-Y, 2 links | universal |
 |---:|---:|---:|---:|---:|---:|---:|
 EOF
-for L in $(awk -F, 'NR > 1 && $1 == "transpose" && $2 == "off" { print $4 }' "$uni"); do
+loads=$(awk -F, 'NR > 1 && $1 == "transpose" && $2 == "off" && $3 == 1 { print $5 }' "$uni")
+for L in $loads; do
   printf "| %s | %s | %s | %s | %s | %s | %s |\n" "$L" \
-    "$(row transpose off "$L" 8)" "$(row transpose on "$L" 8)" \
-    "$(row uniform off "$L" 8)" "$(row uniform on "$L" 8)" \
-    "$(row transpose off "$L" 9)" "$(row transpose on "$L" 9)"
+    "$(row transpose off 1 "$L" 9)" "$(row transpose off 2 "$L" 9)" "$(row transpose on 2 "$L" 9)" \
+    "$(row uniform off 1 "$L" 9)" "$(row uniform off 2 "$L" 9)" "$(row uniform on 2 "$L" 9)"
 done
-pt0=$(peak transpose off); pt1=$(peak transpose on); pu0=$(peak uniform off); pu1=$(peak uniform on)
 cat <<EOF
 
-Peak delivered throughput, bytes per node per us: transpose **$pt0** without and **$pt1** with
-universal routing ($(awk -v a="$pt1" -v b="$pt0" 'BEGIN { printf "%.2f", a / b }') times);
-uniform $pu0 without and $pu1 with ($(awk -v a="$pu1" -v b="$pu0" 'BEGIN { printf "%.2f", a / b }') times).
+Message latency, cycles (creation to delivery, delivered messages):
+
+| offered load % | transpose, X-then-Y, 1 link | X-then-Y, 2 links | universal | uniform, X-then-Y, 1 link | X-then-Y, 2 links | universal |
+|---:|---:|---:|---:|---:|---:|---:|
+EOF
+for L in $loads; do
+  printf "| %s | %s | %s | %s | %s | %s | %s |\n" "$L" \
+    "$(row transpose off 1 "$L" 10)" "$(row transpose off 2 "$L" 10)" "$(row transpose on 2 "$L" 10)" \
+    "$(row uniform off 1 "$L" 10)" "$(row uniform off 2 "$L" 10)" "$(row uniform on 2 "$L" 10)"
+done
+t1=$(peak transpose off 1); t2=$(peak transpose off 2); tu=$(peak transpose on 2)
+u1=$(peak uniform off 1); u2=$(peak uniform off 2); uu=$(peak uniform on 2)
+cat <<EOF
+
+Peak delivered data (bytes per node per us):
+
+| traffic | X-then-Y, 1 link | X-then-Y, 2 links | universal (2 links) | universal / X-then-Y on the same wires |
+|---|---:|---:|---:|---:|
+| transpose | $t1 | $t2 | $tu | $(ratio "$tu" "$t2") |
+| uniform | $u1 | $u2 | $uu | $(ratio "$uu" "$u2") |
+
+Against the thesis's grid (one link per neighbour) universal routing carries the transpose
+$(ratio "$tu" "$t1") times as fast. **On the same wires it gives the transpose on an 8x8 grid
+$(ratio "$tu" "$t2") times X-then-Y's peak** and uniform traffic $(ratio "$uu" "$u2") times. At the
+lowest load a message takes $(pct "$(first transpose on 2 10)" "$(first transpose off 2 10)")%
+(transpose) and $(pct "$(first uniform on 2 10)" "$(first uniform off 2 10)")% (uniform) longer
+with universal routing than with X-then-Y on the same wires: its path is about twice as long and
+crosses the loopback link.
 
 Why. A link carries at most about 9.5 bytes of data per us (100 Mbit/s, 10 bits a byte, less
-header, end and acknowledgement tokens). Under the transpose, X-then-Y routing sends the
-messages of nodes (x, 0), x = 1..7, all over the one link from (1, 0) to (0, 0): 7 nodes share it,
-about 1.4 bytes per node per us, and that link is at 100% from 15% load; the mean over all 64
-nodes is higher (the 8 nodes on the diagonal send nothing; nodes nearer it share less). With
-universal routing each phase is a uniform random route, the busiest switch link stays below 93%,
-and the peak is 1.66 times higher. **Caveat: the two networks do not have the same wires.** The
-phases need separate links (000 §2.2.2; NOTES §3), so the universal grid has a second link to
-each neighbour (ports 8-11) and a loopback per switch (§17.1), while the grid without universal
-routing has one link per neighbour. Part of the gain is those links: the same grid with the
-second links as a hunt group of two (as PUMA uses its double links, §17.3) would double the
-transpose's bottleneck link. That configuration is not run here (an open point in docs/c104.md
-§20). What the table does show is the price of universal routing where traffic is already spread:
-uniform traffic loses about a tenth of its peak even with the extra links, and at low load a
-message takes 28-40% longer (a path about twice as long, plus the loopback). Valiant's bound
-says the same: universal routing gives any permutation about half the uniform capacity, here
-about 1.7 bytes per node per us on single links, so on an 8x8 grid, where the transpose under
-X-then-Y already reaches half of uniform (1.64 against 3.36), it pays only with the extra links;
-on larger grids the transpose's bottleneck (k - 1 nodes on one link) grows and the gain with it.
+header, end and acknowledgement tokens). Under the transpose X-then-Y routing puts the 7 nodes
+(x, 0), x = 1..7, on the one link (or hunt group) from (1, 0) to (0, 0); the mean over all 64
+nodes is above 1/7 of that, since the 8 nodes on the diagonal send nothing and nodes nearer it
+share less. Universal routing makes every permutation two uniform random routes, so it can give
+any permutation only about half of what uniform traffic gets (each byte crosses the bisection
+about twice: Valiant's bound). On a 2-D grid that is no better than X-then-Y's worst case: the
+transpose puts k - 1 nodes on one link, while uniform traffic's bisection bound is about 4/k of a
+link per node, half of which is 2/k, about 1/(k - 1). So on a grid universal routing buys
+predictability (every permutation costs about the same, none collapses onto one link), not peak
+throughput over the worst case; 000 §2.2.2 and NOTES §3 describe it as trading the average case
+for the worst, and with equal wires the model shows that trade, with no gain at 8x8.
 EOF

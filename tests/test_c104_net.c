@@ -237,10 +237,11 @@ static void test_hbytes(void **state) {
 
 /* Every header from every switch: the tables (c104_lookup on the loaded registers) and the
    wiring take a node header to its node and a random header to its switch's loopback. */
-static void walk_all(c104_net_topo_e topo, uint32_t gw, uint32_t gh, uint32_t uni) {
+static void walk_links(c104_net_topo_e topo, uint32_t gw, uint32_t gh, uint32_t uni,
+                       uint32_t links) {
   c104_net_cfg_t c;
   c104_net_cfg_default(&c);
-  c.topo = topo, c.gw = gw, c.gh = gh, c.universal = uni;
+  c.topo = topo, c.gw = gw, c.gh = gh, c.universal = uni, c.grid_links = links;
   c104_net_t *w;
   char err[256];
   CHECKF(c104_net_new(&c, 3, &w, err, sizeof err) == 0, "%s", err);
@@ -258,6 +259,14 @@ static void walk_all(c104_net_topo_e topo, uint32_t gw, uint32_t gh, uint32_t un
         const c104_net_end_t e = c104_net_sw_peer(w, s, port);
         CHECKF(e.kind != C104_END_NONE, "switch %u: header %u routed to unused port %u", s, h,
                port);
+        /* every member of the hunt group leads where the leader does */
+        const uint32_t gm = c104_group_mask(c104_net_setup(w, s)->grp, leader);
+        for (uint32_t q = 0; q < 32; q++)
+          if ((gm >> q) & 1u) {
+            const c104_net_end_t eq = c104_net_sw_peer(w, s, q);
+            CHECKF(eq.kind == e.kind && eq.idx == e.idx, "switch %u: group of port %u: port %u "
+                   "leads elsewhere", s, leader, q);
+          }
         if (e.kind == C104_END_NODE) {
           CHECKF(h < R0 && e.idx == (h >> 1) / K, "header %u from switch %u reached node %u", h,
                  s0, e.idx);
@@ -278,6 +287,10 @@ static void walk_all(c104_net_topo_e topo, uint32_t gw, uint32_t gh, uint32_t un
   c104_net_free(w);
 }
 
+static void walk_all(c104_net_topo_e topo, uint32_t gw, uint32_t gh, uint32_t uni) {
+  walk_links(topo, gw, gh, uni, 0);
+}
+
 static void test_routes(void **state) {
   (void)state;
   for (uint32_t uni = 0; uni <= 1; uni++) {
@@ -287,6 +300,8 @@ static void test_routes(void **state) {
     walk_all(C104_NET_PUMA, 0, 0, uni);
   }
   walk_all(C104_NET_LINE, 0, 0, 0);
+  walk_links(C104_NET_GRID, 5, 3, 0, 2); /* two links to each neighbour, hunt groups of two */
+  walk_links(C104_NET_GRID, 8, 8, 1, 2);
 }
 
 static void check_run(const c104_net_result_t *r, const char *what) {
@@ -384,6 +399,29 @@ static void test_perm_vls(void **state) {
          (unsigned long long)r2.w_delivered);
 }
 
+/* Grid links (§17.1): without universal routing, a second link to each neighbour as a hunt group
+   of two carries the transpose's bottleneck twice as fast (8x8, K = 8, a load past what one link
+   carries); grid links 1 with universal routing is refused. */
+static void test_grid_links(void **state) {
+  (void)state;
+  c104_net_cfg_t c;
+  c104_net_cfg_default(&c);
+  c.topo = C104_NET_GRID, c.gw = 8, c.gh = 8;
+  c.pattern = MP1_TR_TRANSPOSE, c.vls = 8, c.load = 50;
+  c.warmup = 3000, c.measure = 8000;
+  c.grid_links = 1;
+  const c104_net_result_t r1 = run(&c, 1, "transpose, one link per neighbour");
+  c.grid_links = 2;
+  const c104_net_result_t r2 = run(&c, 1, "transpose, hunt groups of two");
+  CHECKF(r2.w_delivered * 2 >= r1.w_delivered * 3, "two links delivered %llu, one %llu",
+         (unsigned long long)r2.w_delivered, (unsigned long long)r1.w_delivered);
+  c.universal = 1, c.grid_links = 1;
+  char err[256];
+  CHECKF(c104_net_cfg_check(&c, err, sizeof err) == -1 && strstr(err, "grid links 1"), "%s", err);
+  c.grid_links = 3, c.universal = 0;
+  CHECKF(c104_net_cfg_check(&c, err, sizeof err) == -1 && strstr(err, "grid links 3"), "%s", err);
+}
+
 /* Saturation: a small queue limit and a load above what a node can send: failures counted, and
    conservation still exact. */
 static void test_saturation(void **state) {
@@ -472,7 +510,7 @@ int main(void) {
       cmocka_unit_test(test_transit),      cmocka_unit_test(test_packet_cost),
       cmocka_unit_test(test_routes),       cmocka_unit_test(test_config_errors),
       cmocka_unit_test(test_conservation), cmocka_unit_test(test_patterns),
-      cmocka_unit_test(test_saturation),   cmocka_unit_test(test_perm_vls),
+      cmocka_unit_test(test_saturation),   cmocka_unit_test(test_perm_vls),   cmocka_unit_test(test_grid_links),
       cmocka_unit_test(test_determinism),  cmocka_unit_test(test_parallel_vls),
       cmocka_unit_test(test_hbytes),
   };

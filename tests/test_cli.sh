@@ -71,6 +71,8 @@ expect 2 "grid: '4by4' is not of the form WxH" -- c104net --grid 4by4
 expect 2 "grid: '33x2' is not of the form WxH" -- c104net --grid 33x2
 expect 2 "universal: 'yes' is not on or off" -- c104net --universal yes
 expect 2 "arb: 'lru' is not fifo or rr" -- c104net --arb lru
+expect 2 "grid-links: '3' is not a whole number in 1..2" -- c104net --grid-links 3
+expect 2 "grid links 1 with universal routing" -- c104net --grid-links 1 --universal on
 expect 2 "pattern: 'random' is not one of" -- c104net --pattern random
 expect 2 "load: '-5' is not a number" -- c104net --load -5
 expect 2 "qlimit: '0' is not a whole number" -- c104net --qlimit 0
@@ -79,7 +81,7 @@ expect 2 "universal routing needs the grid or puma" -- c104net --topology pair -
 expect 2 "transpose needs a square" -- c104net --grid 4x2 --pattern transpose
 expect 2 "format: 'xml' is not" -- c104net --format xml
 expect 0 "traffic conserved, no errors" -- c104net --grid 3x3 --load 30 --warmup 500 --measure 2000
-expect 0 "topology=grid grid=3x3 switches=1 universal=on arb=rr pattern=local" -- c104net --grid 3x3 --universal on --arb rr --pattern local --load 30 --warmup 500 --measure 2000
+expect 0 "topology=grid grid=3x3 grid-links=2 switches=1 universal=on arb=rr pattern=local" -- c104net --grid 3x3 --universal on --arb rr --pattern local --load 30 --warmup 500 --measure 2000
 expect 0 '"conserved":true' -- c104net --grid 2x2 --load 30 --warmup 200 --measure 1500 --seeds 2 --format json
 expect 0 "^seed,generated,accepted" -- c104net --topology line --switches 2 --load 50 --warmup 200 --measure 2000 --format csv
 # the figures of docs/c104.md §18.2 and §18.3 (madpost c104transit, c104cost): usage errors exit 2

@@ -18,6 +18,8 @@ static int usage(FILE *f) {
           "  --topology grid|puma|line|pair (grid)  --grid WxH (4x4, 1..32 each)\n"
           "  --switches S (line: switches in the chain, 1; 0 = pair)\n"
           "  --universal on|off (off; grid and puma)  --arb fifo|rr (fifo)\n"
+          "  --grid-links 1|2 (grid: links to each neighbour; 1, or 2 with universal routing,\n"
+          "               where each phase has its own; 2 without it: a hunt group of two)\n"
           "  --pattern uniform|local|shuffle|bitrev|transpose|bitcomp|hotspot (uniform)\n"
           "  --hot-node N (0)  --hot-frac F (0.1)\n"
           "  --arrival exponential|uniform|bursty (exponential)  --burst MEAN (4)\n"
@@ -79,6 +81,9 @@ static int set(c104_net_cfg_t *c, const char *k, const char *v) {
       return -1;
     }
     c->universal = !strcmp(v, "on");
+  } else if (!strcmp(k, "grid-links")) {
+    if (whole(k, v, 1, 2, &u)) return -1;
+    c->grid_links = (uint32_t)u;
   } else if (!strcmp(k, "arb")) {
     if (strcmp(v, "fifo") && strcmp(v, "rr")) {
       fprintf(stderr, "madpost: c104net: --arb: '%s' is not fifo or rr\n", v);
@@ -153,9 +158,11 @@ static int set(c104_net_cfg_t *c, const char *k, const char *v) {
   X(node_cut) X(track_errs)
 
 static void cfg_text(const c104_net_cfg_t *c, const c104_net_result_t *r, FILE *f, const char *p) {
-  fprintf(f, "%stopology=%s grid=%ux%u switches=%u universal=%s arb=%s pattern=%s hot-node=%u "
-             "hot-frac=%g\n",
-          p, c104_net_topo_name(c->topo), c->gw, c->gh, c->switches, c->universal ? "on" : "off",
+  fprintf(f, "%stopology=%s grid=%ux%u grid-links=%u switches=%u universal=%s arb=%s pattern=%s "
+             "hot-node=%u hot-frac=%g\n",
+          p, c104_net_topo_name(c->topo), c->gw, c->gh,
+          c->grid_links ? c->grid_links : 1u + (c->universal != 0), c->switches,
+          c->universal ? "on" : "off",
           c->rr ? "rr" : "fifo",
           c->pattern < MP1_TR_COUNT ? mp1_pattern_name((mp1_pattern_e)c->pattern) : "none",
           c->hot_node, c->hot_frac);
@@ -172,6 +179,7 @@ static void cfg_text(const c104_net_cfg_t *c, const c104_net_result_t *r, FILE *
 }
 
 static void cfg_json(const c104_net_cfg_t *c, const c104_net_result_t *r, FILE *f) {
+  fprintf(f, "\"grid-links\":%u,", c->grid_links ? c->grid_links : 1u + (c->universal != 0));
   fprintf(f, "\"topology\":\"%s\",\"grid\":\"%ux%u\",\"switches\":%u,\"universal\":\"%s\","
              "\"arb\":\"%s\",\"pattern\":\"%s\",\"hot-node\":%u,\"hot-frac\":%g,\"arrival\":\"%s\","
              "\"burst\":%g,\"load\":%g,\"iat\":%g,\"msg-len\":%u,\"vls\":%u,\"qlimit\":%u,"
