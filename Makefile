@@ -558,8 +558,8 @@ run: deps
 	$(BUILD)/madpost sim --mesh 8x8 --routing adaptive --load 30 --seeds 2
 
 test: deps
-	@$(MAKE) --no-print-directory test-unit
-	@$(MAKE) --no-print-directory lint synth check-ports
+	@$(MAKE) --no-print-directory -j2 -O test-unit
+	@$(MAKE) --no-print-directory -j2 -O lint synth check-ports
 	@$(MAKE) --no-print-directory test-lockstep
 	@$(MAKE) --no-print-directory test-bp3
 	@$(MAKE) --no-print-directory test-mp1-rm
