@@ -225,6 +225,10 @@ Peak delivered data (bytes per node per us):
 | transpose | $t1 | $t2 | $tu | $(ratio "$tu" "$t2") |
 | uniform | $u1 | $u2 | $uu | $(ratio "$uu" "$u2") |
 
+A peak is the highest delivered rate over the loads run; where it is the last load's
+($(awk -F, 'NR > 1 { if ($5 > m) m = $5 } END { print m }' "$uni")%), that network had not saturated yet and its peak is a lower bound
+(uniform traffic on two links: its latency was still rising slowly there).
+
 Against the thesis's grid (one link per neighbour) universal routing carries the transpose
 $(ratio "$tu" "$t1") times as fast. **On the same wires it gives the transpose on an 8x8 grid
 $(ratio "$tu" "$t2") times X-then-Y's peak** and uniform traffic $(ratio "$uu" "$u2") times. At the
