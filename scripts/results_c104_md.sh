@@ -227,7 +227,8 @@ Peak delivered data (bytes per node per us):
 
 A peak is the highest delivered rate over the loads run; where it is the last load's
 ($(awk -F, 'NR > 1 { if ($5 > m) m = $5 } END { print m }' "$uni")%), that network had not saturated yet and its peak is a lower bound
-(uniform traffic on two links: its latency was still rising slowly there).
+(X-then-Y on two links, both patterns: their delivered rates were still rising slowly there, so
+universal routing's ratios in the last column are upper bounds).
 
 Against the thesis's grid (one link per neighbour) universal routing carries the transpose
 $(ratio "$tu" "$t1") times as fast. **On the same wires it gives the transpose on an 8x8 grid
