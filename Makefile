@@ -117,11 +117,11 @@ $(BUILD)/mutgen: tools/mutgen.c
 # ---- Unit tests (cmocka), plain and under ASan + UBSan ------------------------------------------
 UNIT_TESTS := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 
-$(BUILD)/tests/%: tests/%.c $(LIB) $(CMODEL_HDR)
+$(BUILD)/tests/%: tests/%.c tests/check.h $(LIB) $(CMODEL_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $< $(LIB) -lcmocka $(LDLIBS) -o $@
 
-$(BUILD)/tests-san/%: tests/%.c $(LIB_SAN) $(CMODEL_HDR)
+$(BUILD)/tests-san/%: tests/%.c tests/check.h $(LIB_SAN) $(CMODEL_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $(SANFLAGS) $< $(LIB_SAN) -lcmocka $(LDLIBS) -o $@
 

@@ -26,15 +26,7 @@
 #include "dslink.h"
 #include "rng.h"
 
-#define CHECKF(cond, ...)                                                                          \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      print_error("%s:%d: check failed: %s\n  ", __FILE__, __LINE__, #cond);                     \
-      print_error(__VA_ARGS__);                                                                    \
-      print_error("\n");                                                                           \
-      fail();                                                                                      \
-    }                                                                                              \
-  } while (0)
+#include "check.h"
 
 enum { K_DATA = 0, K_EOP = 1, K_EOM = 2, K_ERR = 3 };
 #define TK(kind, data) ((uint16_t)(((unsigned)(kind) << 8) | ((unsigned)(data)&0xFFu)))

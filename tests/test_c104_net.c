@@ -14,15 +14,7 @@
 
 #include "c104_net.h"
 
-#define CHECKF(cond, ...)                                                                          \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      print_error("%s:%d: check failed: %s\n  ", __FILE__, __LINE__, #cond);                     \
-      print_error(__VA_ARGS__);                                                                    \
-      print_error("\n");                                                                           \
-      fail();                                                                                      \
-    }                                                                                              \
-  } while (0)
+#include "check.h"
 
 typedef struct {
   c104_net_pkt_t p[4096];

@@ -27,15 +27,7 @@
 /* ---------------------------------------------------------------------------------------------- */
 /* Small assertion helper with a formatted message (cmocka's assert_* print only the expression). */
 
-#define CHECKF(cond, ...)                                                                          \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      print_error("%s:%d: check failed: %s\n  ", __FILE__, __LINE__, #cond);                     \
-      print_error(__VA_ARGS__);                                                                    \
-      print_error("\n");                                                                           \
-      fail();                                                                                      \
-    }                                                                                              \
-  } while (0)
+#include "check.h"
 
 enum { ST_ER = DSLINK_ST_ERROR_RESET, ST_EW = DSLINK_ST_ERROR_WAIT, ST_RDY = DSLINK_ST_READY,
        ST_STA = DSLINK_ST_STARTED, ST_CON = DSLINK_ST_CONNECTING, ST_RUN = DSLINK_ST_RUN };

@@ -14,15 +14,7 @@
 #include "rng.h"
 
 /* cmocka's assert_* print only the expression; these checks say which case failed and why. */
-#define CHECKF(cond, ...)                                                                          \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      print_error("%s:%d: check failed: %s\n  ", __FILE__, __LINE__, #cond);                     \
-      print_error(__VA_ARGS__);                                                                    \
-      print_error("\n");                                                                           \
-      fail();                                                                                      \
-    }                                                                                              \
-  } while (0)
+#include "check.h"
 
 enum { MAXN = 256 };
 

@@ -15,15 +15,7 @@
 #include "t9k.h"
 #include "t9k_node.h"
 
-#define CHECKF(cond, ...)                                                                          \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      print_error("%s:%d: check failed: %s\n  ", __FILE__, __LINE__, #cond);                     \
-      print_error(__VA_ARGS__);                                                                    \
-      print_error("\n");                                                                           \
-      fail();                                                                                      \
-    }                                                                                              \
-  } while (0)
+#include "check.h"
 
 enum { K_DATA = 0, K_EOP = 1, K_EOM = 2, K_ERR = 3, LOGMAX = 200000 };
 
