@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "c104_net.h"
+#include "madpost_opt.h"
 #include "mp1_sim.h"
 
 int madpost_cmd_c104net(int argc, char **argv);
@@ -29,31 +30,6 @@ static int usage(FILE *f) {
   return f == stderr ? 2 : 0;
 }
 
-static int num(const char *key, const char *v, double lo, double hi, double *out) {
-  char *end;
-  errno = 0;
-  const double x = strtod(v, &end);
-  if (!*v || *end || errno || !(x >= lo && x <= hi)) {
-    fprintf(stderr, "madpost: c104net: --%s: '%s' is not a number in %g..%g\n", key, v, lo, hi);
-    return -1;
-  }
-  *out = x;
-  return 0;
-}
-
-static int whole(const char *key, const char *v, uint64_t lo, uint64_t hi, uint64_t *out) {
-  char *end;
-  errno = 0;
-  const unsigned long long x = strtoull(v, &end, 10);
-  if (!*v || *end || errno || v[0] == '-' || x < lo || x > hi) {
-    fprintf(stderr, "madpost: c104net: --%s: '%s' is not a whole number in %llu..%llu\n", key, v,
-            (unsigned long long)lo, (unsigned long long)hi);
-    return -1;
-  }
-  *out = x;
-  return 0;
-}
-
 static int set(c104_net_cfg_t *c, const char *k, const char *v) {
   uint64_t u;
   double d;
@@ -73,7 +49,7 @@ static int set(c104_net_cfg_t *c, const char *k, const char *v) {
     }
     c->gw = a, c->gh = b;
   } else if (!strcmp(k, "switches")) {
-    if (whole(k, v, 0, 64, &u)) return -1;
+    if (madpost_opt_whole("c104net", k, v, 0, 64, &u)) return -1;
     c->switches = (uint32_t)u;
   } else if (!strcmp(k, "universal")) {
     if (strcmp(v, "on") && strcmp(v, "off")) {
@@ -82,7 +58,7 @@ static int set(c104_net_cfg_t *c, const char *k, const char *v) {
     }
     c->universal = !strcmp(v, "on");
   } else if (!strcmp(k, "grid-links")) {
-    if (whole(k, v, 1, 2, &u)) return -1;
+    if (madpost_opt_whole("c104net", k, v, 1, 2, &u)) return -1;
     c->grid_links = (uint32_t)u;
   } else if (!strcmp(k, "arb")) {
     if (strcmp(v, "fifo") && strcmp(v, "rr")) {
@@ -99,10 +75,10 @@ static int set(c104_net_cfg_t *c, const char *k, const char *v) {
     }
     c->pattern = p;
   } else if (!strcmp(k, "hot-node")) {
-    if (whole(k, v, 0, 1u << 20, &u)) return -1;
+    if (madpost_opt_whole("c104net", k, v, 0, 1u << 20, &u)) return -1;
     c->hot_node = (uint32_t)u;
   } else if (!strcmp(k, "hot-frac")) {
-    if (num(k, v, 0, 1, &c->hot_frac)) return -1;
+    if (madpost_opt_num("c104net", k, v, 0, 1, &c->hot_frac)) return -1;
   } else if (!strcmp(k, "arrival")) {
     if (mp1_arrival_parse(v, &c->arrival.kind)) {
       fprintf(stderr, "madpost: c104net: --arrival: '%s' is not exponential, uniform or bursty\n",
@@ -110,29 +86,29 @@ static int set(c104_net_cfg_t *c, const char *k, const char *v) {
       return -1;
     }
   } else if (!strcmp(k, "burst")) {
-    if (num(k, v, 1, MP1_ARR_BURST_MAX, &c->arrival.burst)) return -1;
+    if (madpost_opt_num("c104net", k, v, 1, MP1_ARR_BURST_MAX, &c->arrival.burst)) return -1;
   } else if (!strcmp(k, "load")) {
-    if (num(k, v, 0, 1000, &c->load)) return -1;
+    if (madpost_opt_num("c104net", k, v, 0, 1000, &c->load)) return -1;
   } else if (!strcmp(k, "iat")) {
-    if (num(k, v, 0.001, 1e12, &d)) return -1;
+    if (madpost_opt_num("c104net", k, v, 0.001, 1e12, &d)) return -1;
     c->iat = d;
   } else if (!strcmp(k, "msg-len")) {
-    if (whole(k, v, 0, 1000000, &u)) return -1;
+    if (madpost_opt_whole("c104net", k, v, 0, 1000000, &u)) return -1;
     c->msg_len = (uint32_t)u;
   } else if (!strcmp(k, "vls")) {
-    if (whole(k, v, 0, 32767, &u)) return -1;
+    if (madpost_opt_whole("c104net", k, v, 0, 32767, &u)) return -1;
     c->vls = (uint32_t)u;
   } else if (!strcmp(k, "qlimit")) {
-    if (whole(k, v, 1, 100000, &u)) return -1;
+    if (madpost_opt_whole("c104net", k, v, 1, 100000, &u)) return -1;
     c->qlimit = (uint32_t)u;
   } else if (!strcmp(k, "warmup")) {
-    if (whole(k, v, 0, (uint64_t)1 << 39, &c->warmup)) return -1;
+    if (madpost_opt_whole("c104net", k, v, 0, (uint64_t)1 << 39, &c->warmup)) return -1;
   } else if (!strcmp(k, "measure")) {
-    if (whole(k, v, 1, (uint64_t)1 << 39, &c->measure)) return -1;
+    if (madpost_opt_whole("c104net", k, v, 1, (uint64_t)1 << 39, &c->measure)) return -1;
   } else if (!strcmp(k, "seed")) {
-    if (whole(k, v, 0, UINT64_MAX, &c->seed)) return -1;
+    if (madpost_opt_whole("c104net", k, v, 0, UINT64_MAX, &c->seed)) return -1;
   } else if (!strcmp(k, "seeds")) {
-    if (whole(k, v, 1, C104_NET_MAX_SEEDS, &u)) return -1;
+    if (madpost_opt_whole("c104net", k, v, 1, C104_NET_MAX_SEEDS, &u)) return -1;
     c->seeds = (uint32_t)u;
   } else {
     fprintf(stderr, "madpost: c104net: unknown option '--%s'\n", k);

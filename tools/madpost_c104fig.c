@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "c104_net.h"
+#include "madpost_opt.h"
 
 int madpost_cmd_c104transit(int argc, char **argv);
 int madpost_cmd_c104cost(int argc, char **argv);
@@ -44,10 +45,8 @@ static void on_pkt(void *ctx, const c104_net_pkt_t *p) {
 
 static void plog_reset(plog_t *l) { l->n = l->ndata = l->nack = 0; }
 
-static const char *cmd_name = "c104";
-
 static void die_model(const char *what) {
-  fprintf(stderr, "madpost: %s: %s\n", cmd_name, what);
+  fprintf(stderr, "madpost: c104 figures: %s\n", what);
   exit(1);
 }
 
@@ -189,20 +188,7 @@ static const char *f_(const char *fmt, ...) {
 
 /* ---- Option parsing (madpost c104net style) ------------------------------------------------- */
 
-static int whole(const char *key, const char *v, uint64_t lo, uint64_t hi, uint64_t *out) {
-  char *end;
-  errno = 0;
-  const unsigned long long x = strtoull(v, &end, 10);
-  if (!*v || *end || errno || v[0] == '-' || x < lo || x > hi) {
-    fprintf(stderr, "madpost: %s: --%s: '%s' is not a whole number in %llu..%llu\n", cmd_name,
-            key, v, (unsigned long long)lo, (unsigned long long)hi);
-    return -1;
-  }
-  *out = x;
-  return 0;
-}
-
-static int parse_format(const char *v, int *fmt) {
+static int parse_format(const char *cmd, const char *v, int *fmt) {
   if (!strcmp(v, "table"))
     *fmt = 0;
   else if (!strcmp(v, "csv"))
@@ -210,7 +196,7 @@ static int parse_format(const char *v, int *fmt) {
   else if (!strcmp(v, "json"))
     *fmt = 2;
   else {
-    fprintf(stderr, "madpost: %s: --format: '%s' is not table, csv or json\n", cmd_name, v);
+    fprintf(stderr, "madpost: %s: --format: '%s' is not table, csv or json\n", cmd, v);
     return -1;
   }
   return 0;
@@ -284,7 +270,6 @@ static double thr_period(uint32_t s, uint32_t m, plog_t *log) {
 }
 
 int madpost_cmd_c104transit(int argc, char **argv) {
-  cmd_name = "c104transit";
   uint64_t M = 6;
   int fmt = 0;
   for (int i = 0; i < argc; i++)
@@ -298,10 +283,10 @@ int madpost_cmd_c104transit(int argc, char **argv) {
     }
     const char *v = argv[i + 1];
     if (!strcmp(a, "--format")) {
-      if (parse_format(v, &fmt))
+      if (parse_format("c104transit", v, &fmt))
         return 2;
     } else if (!strcmp(a, "--max-bytes")) {
-      if (whole("max-bytes", v, 0, TR_MMAX, &M))
+      if (madpost_opt_whole("c104transit", "max-bytes", v, 0, TR_MMAX, &M))
         return 2;
     } else {
       fprintf(stderr, "madpost: c104transit: unknown option '%s'\n", a);
@@ -515,7 +500,6 @@ static double co_chan(uint32_t s, uint32_t c, uint32_t h, plog_t *log) {
 }
 
 int madpost_cmd_c104cost(int argc, char **argv) {
-  cmd_name = "c104cost";
   uint64_t H = 1, smax = 14;
   int fmt = 0;
   for (int i = 0; i < argc; i++)
@@ -529,13 +513,13 @@ int madpost_cmd_c104cost(int argc, char **argv) {
     }
     const char *v = argv[i + 1];
     if (!strcmp(a, "--format")) {
-      if (parse_format(v, &fmt))
+      if (parse_format("c104cost", v, &fmt))
         return 2;
     } else if (!strcmp(a, "--hbytes")) {
-      if (whole("hbytes", v, 1, 2, &H))
+      if (madpost_opt_whole("c104cost", "hbytes", v, 1, 2, &H))
         return 2;
     } else if (!strcmp(a, "--smax")) {
-      if (whole("smax", v, 0, CO_SMAX, &smax))
+      if (madpost_opt_whole("c104cost", "smax", v, 0, CO_SMAX, &smax))
         return 2;
     } else {
       fprintf(stderr, "madpost: c104cost: unknown option '%s'\n", a);
