@@ -64,7 +64,8 @@ help:
 	@echo "make test-c104  C104 lockstep, TokPorts FFFFFFF0 (ports 0-3 on the D/S path): directed"
 	@echo "                cases, random, faults, reconfig and wild runs"
 	@echo "make test-c104-bit    C104 lockstep with 16 links (random runs), then every port bit-level"
-	@echo "make mutants-c104     the C104 RTL mutants (tb/c104_mutants.txt), every one must be killed"
+	@echo "make mutants-c104     the C104 RTL mutants (tb/c104_mutants.txt and the reset-value mutants),"
+	@echo "                every one must be killed"
 	@echo "make test-c104-net    four C104 switches in a 2x2 grid in lockstep (RTL links as D/S wires):"
 	@echo "                directed cases (routes, hunt group, FIFO/RR, deletion, universal, bad headers)"
 	@echo "                and random runs (C104N_SEEDS, C104N_CYCLES)"
@@ -113,6 +114,9 @@ $(BUILD)/madpost: $(MADPOST_SRC) tools/madpost_opt.h $(LIB) $(CMODEL_HDR)
 	$(CC) $(ALLCFLAGS) $(MADPOST_SRC) $(LIB) $(LDLIBS) -o $@
 
 $(BUILD)/mutgen: tools/mutgen.c
+	$(CC) $(ALLCFLAGS) $< -o $@
+
+$(BUILD)/mutgen_reset: tools/mutgen_reset.c
 	$(CC) $(ALLCFLAGS) $< -o $@
 
 # ---- Unit tests (cmocka), plain and under ASan + UBSan ------------------------------------------
@@ -237,7 +241,7 @@ $(LOCKSTEP): $(VL_DIR)/config.stamp tb/dslink_lockstep.cpp tb/lockstep.h $(LIB) 
 lockstep: $(LOCKSTEP)
 
 DIRECTED := startup packets credit parity escape disconnect credit_rx credit_tx proto timeout cut \
-            abort link_en
+            abort link_en reset
 RANDOM_CYCLES ?= 2000000
 RANDOM_SEEDS  ?= 1 2
 FAULT_SEEDS   ?= 3 4
@@ -414,11 +418,11 @@ test-c104-bit: $(C104B16_LOCKSTEP) $(C104B_LOCKSTEP)
 
 C104_MUT_RUNS := $(foreach t,$(C104_DIRECTED),'--test $(t)') \
                  $(foreach s,1 2 3 4 5 6,'--test random --seed $(s) --cycles 15000')
-$(C104_MUT_DIR)/Vc104: tb/c104_mutants.txt $(BUILD)/mutgen $(C104_TB_DEPS) $(C104_RTL)
-	$(call vl_mutants,Vc104,$(C104_TOP),$(C104_MUT_DIR),$(C104_RTL),tb/c104_lockstep.cpp,tb/c104_mutants.txt,$(call c104_cflags,FFFFFFF0),$(call c104_vflags,FFFFFFF0))
+$(C104_MUT_DIR)/Vc104: $(BUILD)/mut/c104.txt $(BUILD)/mutgen $(C104_TB_DEPS) $(C104_RTL)
+	$(call vl_mutants,Vc104,$(C104_TOP),$(C104_MUT_DIR),$(C104_RTL),tb/c104_lockstep.cpp,$(BUILD)/mut/c104.txt,$(call c104_cflags,FFFFFFF0),$(call c104_vflags,FFFFFFF0))
 
 mutants-c104: $(C104_MUT_DIR)/Vc104
-	@scripts/mutants.sh $(C104_MUT_DIR)/Vc104 tb/c104_mutants.txt c104 $(C104_MUT_RUNS)
+	@scripts/mutants.sh $(C104_MUT_DIR)/Vc104 $(BUILD)/mut/c104.txt c104 $(C104_MUT_RUNS)
 
 # ---- C104 network lockstep (docs/c104.md §15 "Network lockstep") -------------------------------
 # Four switches of $(C104_TOP) in a 2 x 2 grid (tb/c104_net_tb.sv; +define+C104_MODULE selects the
@@ -458,6 +462,19 @@ mutants-c104-net: $(C104N_MUT_DIR)/Vc104net
 	@MUT_MIN=3 scripts/mutants.sh $(C104N_MUT_DIR)/Vc104net tb/c104_net_mutants.txt c104_net $(C104N_MUT_RUNS)
 
 # ---- Mutation check: every injected RTL bug must be caught ------------------------------------
+# A block's mutant list is its hand-written list followed by the reset-value mutants of the RTL
+# files it adds (tools/mutgen_reset.c: every register's reset value changed, one at a time), so
+# one build per block serves both: $(call mut_list,NAME,HAND_LIST,RTL_FILES_FOR_RESET_MUTANTS).
+define mut_list
+$(BUILD)/mut/$(1).txt: $(2) $(3) $(BUILD)/mutgen_reset
+	@mkdir -p $$(@D)
+	{ cat $(2); $(BUILD)/mutgen_reset $(3); } > $$@
+endef
+$(eval $(call mut_list,dslink,tb/dslink_mutants.txt,$(DSLINK_RTL)))
+$(eval $(call mut_list,mp1_rm,tb/mp1_rm_mutants.txt,rtl/mp1_rm.sv))
+$(eval $(call mut_list,mp1_plane,tb/mp1_plane_mutants.txt,rtl/mp1_arb.sv))
+$(eval $(call mut_list,mp1_chip,tb/mp1_chip_mutants.txt,rtl/mp1_rr_arb.sv rtl/mp1_inj.sv))
+$(eval $(call mut_list,c104,tb/c104_mutants.txt,rtl/c104_cfg.sv rtl/c104_slice.sv rtl/c104_arb.sv))
 MUT_DIR      := $(BUILD)/vl/dslink_mut
 MP1_MUT_DIR  := $(BUILD)/vl/mp1_rm_mut
 MP1P_MUT_DIR := $(BUILD)/vl/mp1_plane_mut
@@ -465,33 +482,33 @@ MP1C_MUT_DIR := $(BUILD)/vl/mp1_chip_mut
 MP1M_MUT_DIR := $(BUILD)/vl/mp1_mesh_mut
 MP1M_MUT_RUNS = $(foreach t,$(MESH_DIRECTED),'--test $(t)') $(foreach s,1 2 3 4,'--seed $(s) --cycles 20000')
 
-$(MUT_DIR)/Vdslink: tb/dslink_mutants.txt $(BUILD)/mutgen tb/dslink_lockstep.cpp tb/lockstep.h $(LIB) $(DSLINK_RTL)
-	$(call vl_mutants,Vdslink,$(DSLINK_TOP),$(MUT_DIR),$(DSLINK_RTL),tb/dslink_lockstep.cpp,tb/dslink_mutants.txt,$(DSLINK_CFLAGS))
+$(MUT_DIR)/Vdslink: $(BUILD)/mut/dslink.txt $(BUILD)/mutgen tb/dslink_lockstep.cpp tb/lockstep.h $(LIB) $(DSLINK_RTL)
+	$(call vl_mutants,Vdslink,$(DSLINK_TOP),$(MUT_DIR),$(DSLINK_RTL),tb/dslink_lockstep.cpp,$(BUILD)/mut/dslink.txt,$(DSLINK_CFLAGS))
 
-$(MP1_MUT_DIR)/Vmp1_rm: tb/mp1_rm_mutants.txt $(BUILD)/mutgen tb/mp1_rm_lockstep.cpp $(MP1_TB_DEPS) $(MP1_RM_RTL)
-	$(call vl_mutants,Vmp1_rm,$(MP1_RM_TOP),$(MP1_MUT_DIR),$(MP1_RM_RTL),tb/mp1_rm_lockstep.cpp,tb/mp1_rm_mutants.txt,-DLOCKSTEP_CMP_REGS=1)
+$(MP1_MUT_DIR)/Vmp1_rm: $(BUILD)/mut/mp1_rm.txt $(BUILD)/mutgen tb/mp1_rm_lockstep.cpp $(MP1_TB_DEPS) $(MP1_RM_RTL)
+	$(call vl_mutants,Vmp1_rm,$(MP1_RM_TOP),$(MP1_MUT_DIR),$(MP1_RM_RTL),tb/mp1_rm_lockstep.cpp,$(BUILD)/mut/mp1_rm.txt,-DLOCKSTEP_CMP_REGS=1)
 
 # The wide-address logic's own mutants, against the lockstep at AWF = 2 (docs/mp1.md §14).
 MP1W_MUT_DIR := $(BUILD)/vl/mp1_rm_awf2_mut
 $(MP1W_MUT_DIR)/Vmp1_rm: tb/mp1_rm_awf2_mutants.txt $(BUILD)/mutgen tb/mp1_rm_lockstep.cpp $(MP1_TB_DEPS) $(MP1_RM_RTL)
 	$(call vl_mutants,Vmp1_rm,$(MP1_RM_TOP),$(MP1W_MUT_DIR),$(MP1_RM_RTL),tb/mp1_rm_lockstep.cpp,tb/mp1_rm_awf2_mutants.txt,-DLOCKSTEP_CMP_REGS=1 -DMP1_AWF=2,-GAWF=2)
 
-$(MP1P_MUT_DIR)/Vmp1_plane: tb/mp1_plane_mutants.txt $(BUILD)/mutgen tb/mp1_plane_lockstep.cpp $(MP1_TB_DEPS) $(MP1_PLANE_RTL)
-	$(call vl_mutants,Vmp1_plane,$(MP1_PLANE_TOP),$(MP1P_MUT_DIR),$(MP1_PLANE_RTL),tb/mp1_plane_lockstep.cpp,tb/mp1_plane_mutants.txt,)
+$(MP1P_MUT_DIR)/Vmp1_plane: $(BUILD)/mut/mp1_plane.txt $(BUILD)/mutgen tb/mp1_plane_lockstep.cpp $(MP1_TB_DEPS) $(MP1_PLANE_RTL)
+	$(call vl_mutants,Vmp1_plane,$(MP1_PLANE_TOP),$(MP1P_MUT_DIR),$(MP1_PLANE_RTL),tb/mp1_plane_lockstep.cpp,$(BUILD)/mut/mp1_plane.txt,)
 
 DSLINK_MUT_RUNS := $(foreach t,$(DIRECTED),'--test $(t) --seed 1') '--test random --seed 11 --cycles 60000' \
                    '--test faults --seed 12 --cycles 100000'
-$(MP1C_MUT_DIR)/Vmp1_chip: tb/mp1_chip_mutants.txt $(BUILD)/mutgen tb/mp1_chip_lockstep.cpp $(MP1_TB_DEPS) $(MP1_CHIP_RTL)
-	$(call vl_mutants,Vmp1_chip,$(MP1_CHIP_TOP),$(MP1C_MUT_DIR),$(MP1_CHIP_RTL),tb/mp1_chip_lockstep.cpp,tb/mp1_chip_mutants.txt,-DLOCKSTEP_CMP_REGS=1)
+$(MP1C_MUT_DIR)/Vmp1_chip: $(BUILD)/mut/mp1_chip.txt $(BUILD)/mutgen tb/mp1_chip_lockstep.cpp $(MP1_TB_DEPS) $(MP1_CHIP_RTL)
+	$(call vl_mutants,Vmp1_chip,$(MP1_CHIP_TOP),$(MP1C_MUT_DIR),$(MP1_CHIP_RTL),tb/mp1_chip_lockstep.cpp,$(BUILD)/mut/mp1_chip.txt,-DLOCKSTEP_CMP_REGS=1)
 
 $(MP1M_MUT_DIR)/Vmp1_mesh: tb/mp1_mesh_mutants.txt $(BUILD)/mutgen tb/mp1_mesh_lockstep.cpp $(MP1_TB_DEPS) $(MP1_MESH_RTL)
 	$(call vl_mutants,Vmp1_mesh,mp1_mesh,$(MP1M_MUT_DIR),$(MP1_MESH_RTL),tb/mp1_mesh_lockstep.cpp,tb/mp1_mesh_mutants.txt,-DLOCKSTEP_CMP_REGS=1)
 
 mutants: $(MUT_DIR)/Vdslink mutants-mp1-rm mutants-mp1-rm-awf2 mutants-mp1-plane mutants-mp1-chip mutants-mp1-mesh
-	@scripts/mutants.sh $(MUT_DIR)/Vdslink tb/dslink_mutants.txt dslink $(DSLINK_MUT_RUNS)
+	@scripts/mutants.sh $(MUT_DIR)/Vdslink $(BUILD)/mut/dslink.txt dslink $(DSLINK_MUT_RUNS)
 
 mutants-mp1-rm: $(MP1_MUT_DIR)/Vmp1_rm
-	@scripts/mutants.sh $(MP1_MUT_DIR)/Vmp1_rm tb/mp1_rm_mutants.txt mp1_rm \
+	@scripts/mutants.sh $(MP1_MUT_DIR)/Vmp1_rm $(BUILD)/mut/mp1_rm.txt mp1_rm \
 	  $(foreach t,$(RM_DIRECTED),'--test $(t)') $(MP1_MUT_RUNS)
 
 mutants-mp1-rm-awf2: $(MP1W_MUT_DIR)/Vmp1_rm
@@ -499,10 +516,10 @@ mutants-mp1-rm-awf2: $(MP1W_MUT_DIR)/Vmp1_rm
 	  $(foreach t,$(RM_DIRECTED),'--test $(t)') $(MP1_MUT_RUNS)
 
 mutants-mp1-plane: $(MP1P_MUT_DIR)/Vmp1_plane
-	@scripts/mutants.sh $(MP1P_MUT_DIR)/Vmp1_plane tb/mp1_plane_mutants.txt mp1_plane $(MP1_MUT_RUNS)
+	@scripts/mutants.sh $(MP1P_MUT_DIR)/Vmp1_plane $(BUILD)/mut/mp1_plane.txt mp1_plane $(MP1_MUT_RUNS)
 
 mutants-mp1-chip: $(MP1C_MUT_DIR)/Vmp1_chip
-	@scripts/mutants.sh $(MP1C_MUT_DIR)/Vmp1_chip tb/mp1_chip_mutants.txt mp1_chip \
+	@scripts/mutants.sh $(MP1C_MUT_DIR)/Vmp1_chip $(BUILD)/mut/mp1_chip.txt mp1_chip \
 	  $(foreach t,$(CHIP_DIRECTED),'--test $(t)') $(MP1_MUT_RUNS)
 
 mutants-mp1-mesh: $(MP1M_MUT_DIR)/Vmp1_mesh

@@ -148,6 +148,9 @@ struct Packet {
   uint32_t end;  // EOP, EOM or ERR
 };
 
+// How many packets in a row a receiver may find missing (sequence numbers are 8 bits).
+constexpr size_t kLostWindow = 64;
+
 uint8_t payload(uint32_t seq, size_t i) {
   return i == 0 ? (uint8_t)seq : (uint8_t)(seq * 37u + (uint32_t)i * 11u + 5u);
 }
@@ -215,8 +218,9 @@ struct Flow {
     } else {
       uint32_t seq = rx.bytes[0];
       size_t k = 0;
-      while (k < sent.size() && k < 8 && sent[k].seq != seq) k++;
-      if (k == sent.size() || k == 8) {
+      // A reset end loses what its FIFOs held: up to RxDepth short packets.
+      while (k < sent.size() && k < kLostWindow && sent[k].seq != seq) k++;
+      if (k == sent.size() || k == kLostWindow) {
         std::string q;
         for (size_t j = 0; j < sent.size() && j < 10; j++) q += " " + std::to_string(sent[j].seq);
         fail(cycle, "packet with unknown sequence " + std::to_string(seq) + " (" +
@@ -304,14 +308,31 @@ class Tb {
     return 0;
   }
 
+  // Power-on reset through a real falling edge of rst_ni (lockstep::rtl_reset): a Verilated input
+  // starts at 0, so only a 1 -> 0 edge runs the RTL's asynchronous reset branch.
   void reset() {
-    for (End &e : e_) {
-      e.rtl->clk_i = 0;
-      e.rtl->rst_ni = 0;
-      e.rtl->eval();
+    for (End &e : e_) lockstep::rtl_reset(e.rtl.get());
+  }
+
+  // Resets end i in the middle of a run, RTL and C model on the same cycle: rst_ni falls between
+  // two clock edges and is held low over `hold` more rising edges (0: released at once), during
+  // which the C model is put back to its reset state after every clock. The next compare checks
+  // every register against its reset value. The packet checkers forget what end i held: the
+  // packet it was sending is abandoned, the one it was receiving is gone.
+  void reset_end(int i, uint32_t hold) {
+    End &e = e_[i];
+    e.rtl->clk_i = 0;
+    e.rtl->rst_ni = 0;
+    e.rtl->eval();
+    dslink_reset(&cfg_, &e.m);
+    hold_[i] = hold;
+    if (!hold) {
       e.rtl->rst_ni = 1;
       e.rtl->eval();
     }
+    flow_[i].have = false;
+    flow_[1 - i].rx = Packet{};
+    n_resets_++;
   }
 
   // One clock cycle: stimulus, compare, advance both sides. stim fills e_[i].in.
@@ -345,13 +366,18 @@ class Tb {
       e.rtl->eval();
     }
     dump_full(cyc_ * lockstep::kPeriod);
-    for (End &e : e_) {
+    for (int i = 0; i < 2; i++) {
+      End &e = e_[i];
       dslink_next_t nx;
       if (dslink_eval(&cfg_, &e.m, &e.in, &e.mo, &nx, nullptr))
         fatal("C model invariant broken");
       dslink_clock(&e.m, &nx);
       e.rtl->clk_i = 1;
       e.rtl->eval();
+      if (hold_[i] && (dslink_reset(&cfg_, &e.m), --hold_[i] == 0)) {
+        e.rtl->rst_ni = 1;
+        e.rtl->eval();
+      }
     }
     dump_full(cyc_ * lockstep::kPeriod + lockstep::kPeriod / 2);
     cyc_++;
@@ -367,7 +393,8 @@ class Tb {
     for (int i = 0; i < 2; i++) {
       e_[i].in.link_en = link_en_[i];
       e_[i].in.rx_ready = rng_chance(&rng_, rx_ready_pct, 100);
-      if (traffic) flow_[i].offer(&e_[i].in);
+      // Nothing is written into an end held in reset: its registers drop what it takes.
+      if (traffic && !hold_[i]) flow_[i].offer(&e_[i].in);
     }
   }
   // Bookkeeping after cycle(): what the packet interfaces transferred in the cycle just run.
@@ -427,7 +454,8 @@ class Tb {
   ScriptPeer peer_;
   rng_t rng_{};
   uint32_t link_en_[2] = {1, 1};
-  uint64_t cyc_ = 0;
+  uint32_t hold_[2] = {0, 0};  // rising edges end i's reset is still held over
+  uint64_t cyc_ = 0, n_resets_ = 0;
 #if VM_TRACE
   std::unique_ptr<VerilatedVcdC> tfp_[2];
 #endif
@@ -685,6 +713,42 @@ void t_link_en(Tb &tb) {
   for (int i = 0; i < 2; i++) tb.expect(tb.flow_[i].n_bad == 0, tb.flow_[i].first_error);
 }
 
+// Reset in the middle of a run (docs/dslink.md §2): in every link state of end a on the way up,
+// then in Run with packets in flight both ways, at offsets swept across a packet, of end a, of
+// end b and of both on the same cycle, as pulses and held over 1-3 clock edges. After each, the
+// reset end's registers are compared at once (cycle()), it must be back in ErrorReset with
+// nothing held, and the link must come up again; a clean stretch then delivers every packet.
+void t_reset(Tb &tb) {
+  for (int i = 0; i < 2; i++) tb.flow_[i].maxlen = 24;
+  for (uint32_t s = DSLINK_ST_ERROR_RESET; s <= DSLINK_ST_RUN; s++) {
+    for (int k = 0; k < 5000 && tb.st(0) != s; k++) tb.run_link(1, true);
+    tb.expect(tb.st(0) == s, std::string("end a reaches ") + dslink_state_name(s));
+    tb.run_link(s, true);  // a few cycles into the state
+    tb.reset_end(0, s % 3);
+    tb.expect(tb.st(0) == DSLINK_ST_ERROR_RESET && tb.r(0).txf_cnt == 0 && tb.r(0).rxf_cnt == 0 &&
+                  tb.r(0).tx_credit == 0 && tb.r(0).rx_credit == 0 && tb.r(0).cnt_par_err == 0,
+              std::string("reset in ") + dslink_state_name(s) + " empties end a");
+  }
+  for (uint32_t k = 0; k < 24; k++) {
+    tb.wait_run(5000, true);
+    tb.run_link(300 + 7 * k * tb.cfg_.bit_period, true, 70);
+    const int who = (int)(k % 3);  // a, b, both
+    if (who != 1) tb.reset_end(0, k % 4);
+    if (who != 0) tb.reset_end(1, (k + 1) % 4);
+  }
+  tb.wait_run(5000, true);
+  const uint64_t ok0 = tb.flow_[0].n_ok + tb.flow_[1].n_ok;
+  tb.run_link(20000, true);
+  tb.run_link(3000, false);
+  for (int i = 0; i < 2; i++) {
+    const Flow &f = tb.flow_[i];
+    tb.expect(f.n_bad == 0, f.first_error);
+    tb.expect(f.sent.size() == f.n_sent - f.complete(), f.name + " nothing left undelivered");
+  }
+  tb.expect(tb.flow_[0].n_ok + tb.flow_[1].n_ok > ok0 + 100, "traffic flows after the resets");
+  std::printf("dslink: reset: %" PRIu64 " resets mid-run\n", tb.n_resets_);
+}
+
 // ---- Random traffic with wire faults -------------------------------------------------------
 
 void t_random(Tb &tb, bool faults) {
@@ -725,6 +789,7 @@ void t_random(Tb &tb, bool faults) {
     }
     if (faults) {
       if (rng_chance(&g, 1, 200000)) tb.link_en_[rng_below(&g, 2)] ^= 1u;
+      if (rng_chance(&g, 1, 150000)) tb.reset_end((int)rng_below(&g, 2), rng_below(&g, 3));
       for (int i = 0; i < 2; i++)
         if (tb.link_en_[i] == 0 && rng_chance(&g, 1, 2000)) tb.link_en_[i] = 1;
     }
@@ -795,6 +860,7 @@ const std::vector<TestDef> &tests() {
       {"cut", t_cut, "wire cut in a long packet: ERR at the receiver, spill at the sender"},
       {"abort", t_abort, "ERR written on tx takes the link down and cuts the packet"},
       {"link_en", t_link_en, "link_en low takes the link down, high brings it back"},
+      {"reset", t_reset, "reset mid-run: in every state, with packets in flight, a, b, both, held"},
       {"random", [](Tb &tb) { t_random(tb, false); }, "random traffic and back-pressure, clean wires"},
       {"faults", [](Tb &tb) { t_random(tb, true); }, "random traffic with bit flips, stuck and cut wires"},
   };
