@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "rng.h"
 #include "vcd.h"
 
 namespace lockstep {
@@ -147,6 +148,53 @@ void rtl_reset(V *rtl) {
   rtl->rst_ni = 1;
   rtl->eval();
 }
+// Resets of a block in the middle of a run, RTL and C model on the same cycle, drawn from a random
+// stream of their own so the run's stimulus is the same draw for draw. rst_ni falls between two
+// clock edges (the asynchronous branch runs at once) and stays low over 0-2 more rising edges,
+// after each of which the C model is put back to its reset state; the next compare checks every
+// register against its reset value. Usage per cycle: `if (r.start(rtl)) model_reset();` before
+// the inputs, `if (r.after_clock(rtl)) model_reset();` after both sides clocked.
+struct MidReset {
+  rng_t g{};
+  uint32_t odds = 0;  // one reset in `odds` cycles on average (0: never)
+  uint32_t hold = 0;  // rising edges the current reset is still held over
+  uint64_t count = 0;
+
+  void init(uint64_t seed, uint32_t one_in) {
+    rng_seed(&g, seed, 0x7e5e7u);
+    odds = one_in;
+  }
+  bool held() const { return hold != 0; }
+  template <class V>
+  bool start(V *rtl) {
+    if (!odds || hold || !rng_chance(&g, 1, odds)) return false;
+    force(rtl, rng_below(&g, 3));
+    return true;
+  }
+  template <class V>
+  void force(V *rtl, uint32_t edges) {
+    rtl->clk_i = 0;
+    rtl->rst_ni = 0;
+    rtl->eval();
+    hold = edges;
+    if (!hold) release(rtl);
+    count++;
+  }
+  template <class V>
+  bool after_clock(V *rtl) {
+    if (!hold) return false;
+    if (--hold == 0) release(rtl);
+    return true;
+  }
+
+ private:
+  template <class V>
+  static void release(V *rtl) {
+    rtl->rst_ni = 1;
+    rtl->eval();
+  }
+};
+
 template <class V>
 void rtl_clock(V *rtl) {
   rtl->clk_i = 1;

@@ -252,6 +252,8 @@ class Tb {
     ifs_.src.pos = rng_below(&g_, mp1stim::kAddrs), pbs_.src.pos = rng_below(&g_, mp1stim::kAddrs);
     pbs_.rate = 80;
     stop_pct_ = rng_below(&g_, 30);
+    // Random runs reset the chip now and then, messages in flight (tb/lockstep.h MidReset).
+    if (!dc_) rst_.init(o.seed, 25000);
     if (dc_) {
       in_.xmax = in_.ymax = 2, in_.px = in_.py = 1, in_.chip = 0, in_.pbloop = dc_->pbloop;
       stop_pct_ = 0;
@@ -288,9 +290,9 @@ class Tb {
     for (auto &s : src_) ch += s.msgs;
     std::printf("mp1_chip: %" PRIu64 " messages on the channels, %" PRIu64 " offered by the "
                 "interface (%" PRIu64 " on pbi), pbloop %u; injected %u, bad selections %u, "
-                "dropped %u, stray %u\n",
+                "dropped %u, stray %u, resets %" PRIu64 "\n",
                 ch, ifs_.msgs, pbs_.msgs, in_.pbloop, r.cnt_inj_msgs, r.cnt_sel_bad,
-                r.cnt_inj_drop, r.cnt_inj_stray);
+                r.cnt_inj_drop, r.cnt_inj_stray, rst_.count);
     std::printf("mp1_chip: matched %" PRIu64 " cycles (seed %" PRIu64 ")\n", o_.cycles, o_.seed);
   }
 
@@ -332,6 +334,7 @@ class Tb {
   }
 
   void cycle(uint64_t c) {
+    if (rst_.start(rtl_.get())) mp1_chip_reset(&m_);
     const uint32_t stop_in[8] = {m_.pl[0].rmx.r.stop, m_.pl[0].rmy.r.stop, m_.pl[1].rmx.r.stop,
                                  m_.pl[1].rmy.r.stop, m_.pl[2].rmx.r.stop, m_.pl[2].rmy.r.stop,
                                  m_.pl[3].rmx.r.stop, m_.pl[3].rmy.r.stop};
@@ -372,6 +375,7 @@ class Tb {
     if (!in_.pbloop) pbs_.step(mo.pbi_stop, in_);
     mp1_chip_clock(&m_, &nx_);
     lockstep::rtl_clock(rtl_.get());
+    if (rst_.after_clock(rtl_.get())) mp1_chip_reset(&m_);
   }
 
   void collect(const mp1_chip_out_t &mo) {
@@ -412,6 +416,7 @@ class Tb {
   Source src_[8];
   Sender ifs_, pbs_;
   uint32_t stop_pct_ = 0;
+  lockstep::MidReset rst_;
   const ChipCase *dc_ = nullptr;
   std::deque<std::vector<Seg>> mq_if_, mq_pb_;
   std::vector<uint8_t> seen_[10];

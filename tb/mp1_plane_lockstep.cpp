@@ -96,6 +96,7 @@ class Tb {
     for (auto &a : arb_) a.me_first = false;
     busy_ = 5 + rng_below(&g_, 60);
     stop_pct_ = rng_below(&g_, 30);
+    rst_.init(o.seed, 25000);  // resets mid-run, messages in flight (tb/lockstep.h MidReset)
   }
 
   void run() {
@@ -117,15 +118,16 @@ class Tb {
     mp1_plane_regs_t r;
     mp1_plane_regs(&m_, &r);
     std::printf("mp1_plane: %" PRIu64 " + %" PRIu64 " messages in, %" PRIu64 " injected; dead %u, "
-                "bad %u, adaptations %u, aborts %u\n",
+                "bad %u, adaptations %u, aborts %u, resets %" PRIu64 "\n",
                 xs_.msgs, ys_.msgs, ix_.msgs + iy_.msgs, r.rmx_cnt_dead + r.rmy_cnt_dead,
                 r.rmx_cnt_bad_addr + r.rmy_cnt_bad_addr + r.rmx_cnt_bad_code + r.rmy_cnt_bad_code,
-                r.rmx_cnt_adapt + r.rmy_cnt_adapt, r.rmx_cnt_cut + r.rmy_cnt_cut);
+                r.rmx_cnt_adapt + r.rmy_cnt_adapt, r.rmx_cnt_cut + r.rmy_cnt_cut, rst_.count);
     std::printf("mp1_plane: matched %" PRIu64 " cycles (seed %" PRIu64 ")\n", o_.cycles, o_.seed);
   }
 
  private:
   void cycle(uint64_t c) {
+    if (rst_.start(rtl_.get())) mp1_plane_reset(&m_);
     in_.xin_dat = xs_.next(m_.rmx.r.stop);
     in_.yin_dat = ys_.next(m_.rmy.r.stop);
     if (rng_chance(&g_, 1, 20)) in_.xout_stop = rng_chance(&g_, stop_pct_, 100);
@@ -155,6 +157,7 @@ class Tb {
     iy_.step(mo.inj_y_own, in_.yout_stop);
     mp1_plane_clock(&m_, &nx);
     lockstep::rtl_clock(rtl_.get());
+    if (rst_.after_clock(rtl_.get())) mp1_plane_reset(&m_);
   }
 
   void collect(const mp1_plane_out_t &mo) {
@@ -188,6 +191,7 @@ class Tb {
   Injector ix_, iy_;
   Arb arb_[4];
   uint32_t busy_ = 0, stop_pct_ = 0;
+  lockstep::MidReset rst_;
 };
 
 }  // namespace

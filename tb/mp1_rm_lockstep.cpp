@@ -122,6 +122,8 @@ class Tb {
     for (int k = 1; k < 4; k++) arb_[k].me_first = false;
     busy_ = 5 + rng_below(&g_, 60);
     stop_pct_ = rng_below(&g_, 30);
+    // Random runs reset the machine now and then, mid-message included (tb/lockstep.h MidReset).
+    if (!dc_) rst_.init(o.seed, kResetOdds);
     if (dc_) {
       in_ = mp1_rm_in_t{};
       in_.pos = in_.opos = 4;
@@ -148,15 +150,16 @@ class Tb {
     for (uint64_t c = 0; c < o_.cycles; c++) cycle(c);
     h_.close();
     std::printf("mp1_rm: %" PRIu64 " messages, dead %u, bad code %u, bad addr %u, long %u, "
-                "stray %u, cut %u, adaptations %u (%u buffered)\n",
+                "stray %u, cut %u, adaptations %u (%u buffered), resets %" PRIu64 "\n",
                 src_.msgs, m_.r.cnt_dead, m_.r.cnt_bad_code, m_.r.cnt_bad_addr,
                 m_.r.cnt_bad_long, m_.r.cnt_stray, m_.r.cnt_cut, m_.r.cnt_adapt,
-                m_.r.cnt_adapt_buf);
+                m_.r.cnt_adapt_buf, rst_.count);
     std::printf("mp1_rm: matched %" PRIu64 " cycles (seed %" PRIu64 ")\n", o_.cycles, o_.seed);
   }
 
  private:
   void cycle(uint64_t c) {
+    if (rst_.start(rtl_.get())) mp1_rm_reset(&m_);
     in_.in_dat = src_.next(m_.r.stop);
     uint32_t *own[4] = {&in_.st_own, &in_.ot_own, &in_.rc_own, &in_.pb_own};
     uint32_t *fre[4] = {&in_.st_free, &in_.ot_free, &in_.rc_free, &in_.pb_free};
@@ -190,6 +193,7 @@ class Tb {
         downer_[k] = req[k] && !((dc_->blocked >> k & 1u) && c + 1 < dc_->until);
     mp1_rm_clock(&m_, &nx);
     lockstep::rtl_clock(rtl_.get());
+    if (rst_.after_clock(rtl_.get())) mp1_rm_reset(&m_);
   }
 
   void collect(const mp1_rm_out_t &mo) {
@@ -221,6 +225,8 @@ class Tb {
   Arb arb_[4];
   uint32_t busy_ = 0, stop_pct_ = 0;
   const RmCase *dc_ = nullptr;
+  static constexpr uint32_t kResetOdds = 25000;
+  lockstep::MidReset rst_;
   bool downer_[4] = {false, false, false, false};
 };
 
