@@ -749,6 +749,82 @@ void t_reset(Tb &tb) {
   std::printf("dslink: reset: %" PRIu64 " resets mid-run\n", tb.n_resets_);
 }
 
+// Races at the timers' last counts (docs/dslink.md §4): for each timer, the event it waits for
+// (or an error) is made to arrive on every cycle across the timer's end, from the scripted peer,
+// end a reset before each try. The sweep must land on both sides of each boundary: some tries see
+// the event win, some the timer.
+void race_restart(Tb &tb) {
+  tb.reset_end(0, 0);
+  tb.peer_ = ScriptPeer{};
+  tb.peer_.bp = tb.cfg_.bit_period;
+}
+void t_race(Tb &tb) {
+  const uint32_t bp = tb.cfg_.bit_period, T = tb.cfg_.timeout_cycles, W = tb.cfg_.wait_cycles;
+  const uint32_t span = 12 * bp;  // a NULL (8 bits) and some: the first token's arrival time
+  uint32_t won[4] = {}, lost[4] = {};  // tries the event came first, the timer first
+  // 1. Started: the peer's first NULLs against the Started timeout.
+  for (uint32_t off = T > span ? T - span : 0; off <= T + 2; off++) {
+    race_restart(tb);
+    run_script_until(tb, DSLINK_ST_STARTED, 600);
+    const uint32_t tmo = tb.r(0).cnt_tmo_err;
+    run_script(tb, off);
+    tb.peer_.on = true;
+    run_script(tb, span + 4);
+    (tb.r(0).cnt_tmo_err == tmo ? won : lost)[0]++;
+  }
+  // 2. Connecting: the peer's FCT against the Connecting timeout.
+  for (uint32_t off = T > span ? T - span : 0; off <= T + 2; off++) {
+    race_restart(tb);
+    tb.peer_.on = true;
+    run_script_until(tb, DSLINK_ST_CONNECTING, 600);
+    const uint32_t tmo = tb.r(0).cnt_tmo_err;
+    run_script(tb, off);
+    tb.peer_.ctl(DSLINK_CTL_FCT);
+    run_script(tb, span + 4);
+    (tb.r(0).cnt_tmo_err == tmo ? won : lost)[1]++;
+  }
+  // 3. ErrorWait: the line stops (a disconnect) against ErrorWait's end and Ready's one cycle.
+  const uint32_t dc = tb.cfg_.disconnect_cycles;
+  for (uint32_t off = W > dc + 4 ? W - dc - 4 : 0; off <= W + 4; off++) {
+    race_restart(tb);
+    tb.peer_.on = true;
+    run_script_until(tb, DSLINK_ST_ERROR_WAIT, 600);
+    run_script(tb, off);
+    tb.peer_.frozen = true;
+    // which state the disconnect hits: ErrorWait, or Ready/Started after it
+    uint32_t hit = DSLINK_ST_RUN;
+    for (uint32_t k = 0; k < dc + 4 && hit == DSLINK_ST_RUN; k++) {
+      const uint32_t st = tb.st(0), disc = tb.r(0).cnt_disc_err;
+      run_script(tb, 1);
+      if (tb.r(0).cnt_disc_err != disc) hit = st;
+    }
+    (hit == DSLINK_ST_ERROR_WAIT ? won : lost)[2]++;
+  }
+  // 4. ErrorWait: a token with bad parity against ErrorWait's end.
+  for (uint32_t off = W > span ? W - span : 0; off <= W + 4; off++) {
+    race_restart(tb);
+    tb.peer_.on = true;
+    run_script_until(tb, DSLINK_ST_ERROR_WAIT, 600);
+    run_script(tb, off);
+    tb.peer_.bits.clear();
+    tb.peer_.ctl(DSLINK_CTL_FCT, true);
+    uint32_t hit = DSLINK_ST_RUN;
+    for (uint32_t k = 0; k < span + 4 && hit == DSLINK_ST_RUN; k++) {
+      const uint32_t st = tb.st(0), par = tb.r(0).cnt_par_err;
+      run_script(tb, 1);
+      if (tb.r(0).cnt_par_err != par) hit = st;
+    }
+    (hit == DSLINK_ST_ERROR_WAIT ? won : lost)[3]++;
+  }
+  const char *what[4] = {"Started timeout / NULL", "Connecting timeout / FCT",
+                         "ErrorWait end / disconnect", "ErrorWait end / parity error"};
+  for (int k = 0; k < 4; k++) {
+    std::printf("dslink: race %s: %u tries the event first, %u the timer first\n", what[k],
+                won[k], lost[k]);
+    tb.expect(won[k] && lost[k], std::string("the sweep straddles ") + what[k]);
+  }
+}
+
 // ---- Random traffic with wire faults -------------------------------------------------------
 
 void t_random(Tb &tb, bool faults) {
@@ -861,6 +937,7 @@ const std::vector<TestDef> &tests() {
       {"abort", t_abort, "ERR written on tx takes the link down and cuts the packet"},
       {"link_en", t_link_en, "link_en low takes the link down, high brings it back"},
       {"reset", t_reset, "reset mid-run: in every state, with packets in flight, a, b, both, held"},
+      {"race", t_race, "events on every cycle across the Started, Connecting, ErrorWait timers' ends"},
       {"random", [](Tb &tb) { t_random(tb, false); }, "random traffic and back-pressure, clean wires"},
       {"faults", [](Tb &tb) { t_random(tb, true); }, "random traffic with bit flips, stuck and cut wires"},
   };
