@@ -411,6 +411,8 @@ class Tb {
     if ((a = Verilated::commandArgsPlusMatch("kinds=")) && *a) tr_.kinds = (uint32_t)std::strtoul(a + 7, nullptr, 0);
     if ((a = Verilated::commandArgsPlusMatch("rate=")) && *a) rate_ = (uint32_t)std::atoi(a + 6);
     stop_pct_ = rng_below(&g_, 20);
+    // Random runs reset the whole mesh now and then, messages in flight (tb/lockstep.h MidReset).
+    if (!dc_) rst_.init(o.seed, 15000);
   }
   ~Tb() { mp1_mesh_free(&m_, &nx_); }
 
@@ -444,14 +446,15 @@ class Tb {
     }
     std::printf("mp1_mesh: %ux%u, %" PRIu64 " messages queued, %u injected (%u bad selections), "
                 "%" PRIu64 " delivered to interfaces, %" PRIu64 " on piggy-back outputs; dead flits "
-                "%" PRIu64 ", bad %" PRIu64 ", adaptations %" PRIu64 "\n",
+                "%" PRIu64 ", bad %" PRIu64 ", adaptations %" PRIu64 ", resets %" PRIu64 "\n",
                 MESH_KX, MESH_KY, queued_, (unsigned)inj, (unsigned)selbad, delivered_, pbo_msgs_,
-                dead, bad, adapt);
+                dead, bad, adapt, rst_.count);
     std::printf("mp1_mesh: matched %" PRIu64 " cycles (seed %" PRIu64 ")\n", o_.cycles, o_.seed);
   }
 
  private:
   void cycle(uint64_t c) {
+    if (rst_.start(rtl_.get())) mp1_mesh_reset(&m_);
     for (uint32_t n = 0; n < kN; n++) {
       if (nic_[n].count < MP1_NIC_QUEUE && rng_below(&g_, 1000000) < rate_) {
         mp1_msg_t m;
@@ -495,6 +498,7 @@ class Tb {
     }
     mp1_mesh_clock(&m_, &nx_);
     lockstep::rtl_clock(rtl_.get());
+    if (rst_.after_clock(rtl_.get())) mp1_mesh_reset(&m_);
   }
 
   bool busy() const {
@@ -633,6 +637,7 @@ class Tb {
   mp1_nic_t rcv_[kN]{}, pbo_[kN]{};
   uint32_t rate_ = 0, stop_pct_ = 0;
   uint64_t queued_ = 0, delivered_ = 0, pbo_msgs_ = 0;
+  lockstep::MidReset rst_;
   const Case *dc_ = nullptr;
   std::vector<std::pair<uint32_t, std::vector<uint8_t>>> got_;
 };

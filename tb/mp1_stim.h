@@ -1,7 +1,7 @@
 // Stimulus shared by the MP1 lockstep testbenches: random message chunk streams on a channel, and
 // an output arbiter shared with a random competitor (docs/mp1.md §2-§4, §10.2). Addresses are
-// words of MP1_AWF flits (§14; -DMP1_AWF=2 with an RTL built with -GAWF=2); at MP1_AWF = 1 every
-// stream is the one MP1 always had, draw for draw.
+// words of MP1_AWF flits (§14; -DMP1_AWF=2 with an RTL built with -GAWF=2); at MP1_AWF = 1 no
+// stream makes the draws only a wide word needs.
 #ifndef MADPOST_MP1_STIM_H
 #define MADPOST_MP1_STIM_H
 
@@ -123,6 +123,17 @@ struct Source {
       for (int i = 0; i < 35; i++) flit(seg, rng_below(&rng, 256));
     seg.push_back(2);  // EOM
     all.push_back(seg);
+    // Now and then a segment is truncated (§2.3): after any one of its flits, header or data,
+    // an idle or illegal chunk instead of the next flit or end code; the message ends there.
+    if (rng_chance(&rng, 1, 12)) {
+      const uint32_t si = rng_below(&rng, (uint32_t)all.size());
+      const uint32_t flits = (uint32_t)(all[si].size() - 1) / 3;
+      if (flits) {
+        all[si].resize(3 * (1 + rng_below(&rng, flits)));
+        if (rng_chance(&rng, 1, 2)) all[si].push_back(3);
+        all.resize(si + 1);
+      }
+    }
     // Now and then a message with several segments is aborted between two of them (§8.8 rule 5).
     if (all.size() > 1 && rng_chance(&rng, 1, 8)) {
       all.resize(1 + rng_below(&rng, (uint32_t)all.size() - 1));
