@@ -241,7 +241,7 @@ $(LOCKSTEP): $(VL_DIR)/config.stamp tb/dslink_lockstep.cpp tb/lockstep.h $(LIB) 
 lockstep: $(LOCKSTEP)
 
 DIRECTED := startup packets credit parity escape disconnect credit_rx credit_tx proto timeout cut \
-            abort link_en reset
+            abort link_en reset race
 RANDOM_CYCLES ?= 2000000
 RANDOM_SEEDS  ?= 1 2
 FAULT_SEEDS   ?= 3 4
@@ -391,7 +391,7 @@ $(C104B_LOCKSTEP): $(C104B_VL_DIR)/config.stamp $(C104_TB_DEPS) $(C104_RTL)
 lockstep-c104: $(C104_LOCKSTEP)
 
 C104_DIRECTED    := cfg route1 route2 overlap holes fifo rr hunt del1 del2 rnd loopback short stray \
-                    cut linkdown
+                    cut linkdown reset
 C104_SEEDS       ?= 1 2 3 4
 C104_CYCLES      ?= 40000
 C104_FAULT_SEEDS ?= 5
@@ -438,7 +438,7 @@ C104N_TB_DEPS   := tb/c104_net_lockstep.cpp tb/c104_common.h tb/lockstep.h $(LIB
 C104N_VL_DIR    ?= $(BUILD)/vl/c104_net
 C104N_LOCKSTEP  := $(C104N_VL_DIR)/Vc104net
 C104N_MUT_DIR   := $(BUILD)/vl/c104_net_mut
-C104N_DIRECTED  := route hunt fifo rr del universal bad
+C104N_DIRECTED  := route hunt fifo rr del universal bad reset
 C104N_SEEDS     ?= 1 2 3
 C104N_CYCLES    ?= 20000
 

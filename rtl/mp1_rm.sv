@@ -880,7 +880,7 @@ module mp1_rm #(
       cnt_cut_q       <= 16'd0;
       cnt_adapt_q     <= 16'd0;
       cnt_adapt_buf_q <= 16'd0;
-      rph_q           <= 2'd0;
+      rph_q           <= 2'd0;  // reset-equivalent: read only while a copy sends (HOLD, EMIT), never in IDLE, the state after reset, and rph_d is 0 in IDLE
     end else begin
       rm_st_q         <= rm_st_d;
       ic_q            <= ic_d;

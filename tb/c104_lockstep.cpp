@@ -264,7 +264,10 @@ class Tb {
   void cycle() {
     // 1. Inputs, from the testbench's registers only (the contracts of §6).
     in_ = c104_in_t{};
-    const bool wr = !cfgq_.empty() && cfgq_.front().at <= cyc_;
+    // Nothing is handed to a switch held in reset (its registers would drop it): no writes, no
+    // tokens in or out; the bit-level peers keep running.
+    const bool held = rst_.held();
+    const bool wr = !held && !cfgq_.empty() && cfgq_.front().at <= cyc_;
     if (wr) {
       in_.cfg_we = 1;
       in_.cfg_addr = cfgq_.front().addr;
@@ -285,12 +288,15 @@ class Tb {
             v = true, h = TK(k, k == kData ? rng_below(&rng_, 256) : 0), wild_tok_[p] = true;
           }
         }
+        // after a mid-run reset no token enters until the setup is written again: a packet routed
+        // on a half-written setup can strand its slice for good (§10.1)
+        if (held || reloading_) v = false, h = 0, wild_tok_[p] = false;
         in_.tok_rx_valid[p] = v;
         in_.tok_rx_kind[p] = v ? tkind(h) : 0;
         in_.tok_rx_data[p] = v ? tdata(h) : 0;
         // a loop holds what a link's two buffers would (RxDepth + TxDepth tokens)
-        in_.tok_tx_ready[p] =
-            ready(p) && (!t.loop || t.rxq.size() < cfg_.link.rx_depth + cfg_.link.tx_depth);
+        in_.tok_tx_ready[p] = !held && ready(p) &&
+                              (!t.loop || t.rxq.size() < cfg_.link.rx_depth + cfg_.link.tx_depth);
         head_[p] = v ? h : kNone;
         if (junk_) {  // ignored pins (§14)
           in_.link_en[p] = rng_below(&rng_, 2);
@@ -363,6 +369,7 @@ class Tb {
     dump_full(cyc_ * lockstep::kPeriod + lockstep::kPeriod / 2);
     rtl_->clk_i = 0;
     rtl_->eval();
+    if (rst_.after_clock(rtl_.get())) c104_reset(&cfg_, &st_);
     for (uint32_t p = 0; p < kN; p++)
       if (!tokp(p) && bp_[p].peer) dslink_clock(&bp_[p].st, &bp_[p].nx);
     // 5. What moved in the cycle just run.
@@ -379,6 +386,28 @@ class Tb {
   }
   uint64_t T(uint64_t k) const { return t0_ + k; }
 
+  // Resets the switch in the middle of a run (rst_ni held over `hold` rising edges), RTL and C
+  // model on the same cycle. The reference forgets everything the switch held: the configuration
+  // is the reset one, the packets granted and not yet out are lost, partial packets on the
+  // outputs are dropped; a bit-level output's peer may still close one with ERR once its link
+  // sees the drop (tolerated for a while). The inputs' sources carry on: what they send next,
+  // the rest of a packet included, is read by the reference from the pops as by the switch.
+  void reset_switch(uint32_t hold) {
+    rst_.force(rtl_.get(), hold);
+    c104_reset(&cfg_, &st_);
+    rc_ = RefCfg{};
+    for (uint32_t p = 0; p < kN; p++) {
+      ref_[p] = RefIn{};
+      lost_ += Q_[p].size();
+      Q_[p].clear();
+      asm_[p].clear();
+    }
+    cfgq_.clear();
+    tolerate_until_ = cyc_ + 3000;
+    reloading_ = true;
+  }
+  uint64_t resets() const { return rst_.count; }
+
   // ---- Configuration and peers --------------------------------------------------------------
   void write(uint32_t addr, uint32_t data, uint64_t at) { cfgq_.push_back({addr, data, at}); }
 
@@ -391,6 +420,7 @@ class Tb {
     const size_t n = c104_setup_writes(&s, w);
     for (size_t k = 0; k < n; k++) write(w[k].addr, w[k].data, cyc_ + k);
     while (!cfgq_.empty()) cycle();
+    reloading_ = false;
     if (!links_started_) {
       links_started_ = true;
       for (uint32_t p = 0; p < kN; p++)
@@ -653,6 +683,8 @@ class Tb {
   uint64_t drops_[kN] = {};
   uint64_t delivered_ = 0, cut_rx_ = 0, lost_ = 0, damaged_ = 0, moved_ = 0, reconfigs_ = 0;
   uint64_t tolerate_until_ = 0;  // unmatched packets on bit-level outputs tolerated (faults)
+  lockstep::MidReset rst_;       // resets mid-run (reset_switch)
+  bool reloading_ = false;       // reset, the setup not yet written again
   Tok head_[kN] = {};
   uint8_t rptr_[kN] = {};
 #if VM_TRACE
@@ -1206,35 +1238,29 @@ void random_setup(rng_t *g, c104_setup_t *s, Plan *pl, bool allow_bit_loop) {
       if (s->port[p].rnd) s->port[p].hdr2 = pl->hl == 2;
 }
 
-// ---- Random traffic ------------------------------------------------------------------------
-// reconfig: configuration writes of every kind while traffic runs (groups that strand waiting
-// slices, tables, header modes, seeds, the arbitration mode), then the setup written again.
-// wild: token ports now and then break the FIFO contract of §6 (a head that vanishes for a cycle,
-// another token shown in its place): both sides must still agree, the scoreboard still holds.
-void t_random(Tb &tb, bool faults, bool reconfig = false, bool wild = false) {
+// A random setup loaded (no loopback port when `no_loop`: a corrupted, reconfigured, wild or
+// reset header could send a long packet round it), then every port's source and readiness drawn.
+void random_start(Tb &tb, c104_setup_t *s, bool no_loop, bool faults) {
   rng_t *g = &tb.rng_;
   tb.peers_on_bit_ports();
-  c104_setup_t s;
-  random_setup(g, &s, &tb.plan_, true);
-  // no loop here: a corrupted, reconfigured or wild header could send a long packet round it
-  if ((faults || reconfig || wild) && tb.plan_.loop >= 0) {
+  random_setup(g, s, &tb.plan_, true);
+  if (no_loop && tb.plan_.loop >= 0) {
     for (uint32_t e = 0; e < kN; e++)
-      if ((int)s.ival[e].port == tb.plan_.loop) s.ival[e].port = (s.ival[e].port + 1) % 32;
+      if ((int)s->ival[e].port == tb.plan_.loop) s->ival[e].port = (s->ival[e].port + 1) % 32;
     tb.plan_.loop = -1;
   }
   if (tb.plan_.loop >= 0) tb.set_loop((uint32_t)tb.plan_.loop);
   tb.avoid_loop_ = tb.plan_.loop >= 0;
-  tb.load(s);
+  tb.load(*s);
   if (tb.debug_) {
     for (uint32_t e = 0; e < kN; e++)
-      std::printf("entry %u: hi %04x port %u valid %u\n", e, s.ival[e].hi, s.ival[e].port, s.ival[e].valid);
+      std::printf("entry %u: hi %04x port %u valid %u\n", e, s->ival[e].hi, s->ival[e].port, s->ival[e].valid);
     for (uint32_t p = 0; p < kN; p++)
-      std::printf("port %u: hdr2 %u del %u rnd %u range %04x-%04x\n", p, s.port[p].hdr2, s.port[p].del,
-                  s.port[p].rnd, s.port[p].rlo, s.port[p].rhi);
+      std::printf("port %u: hdr2 %u del %u rnd %u range %04x-%04x\n", p, s->port[p].hdr2, s->port[p].del,
+                  s->port[p].rnd, s->port[p].rlo, s->port[p].rhi);
     std::printf("plan: loop %d hl %u r0 %04x r1 %04x\n", tb.plan_.loop, tb.plan_.hl, tb.plan_.r0, tb.plan_.r1);
   }
   tb.junk_ = true;
-  tb.wild_ = wild;
   for (uint32_t p = 0; p < kN; p++) {
     Gen &G = tb.gen_[p];
     const bool loop = (int)p == tb.plan_.loop;
@@ -1253,6 +1279,31 @@ void t_random(Tb &tb, bool faults, bool reconfig = false, bool wild = false) {
     r.stall_pm = rng_below(g, 60);
     if (!tokp(p)) tb.bp_[p].valid_pct = 40 + rng_below(g, 61);
   }
+}
+
+// A port whose slice is in the middle of a packet, one in HDR (a header half read) if any; -1 if
+// every slice is idle.
+int busy_port(Tb &tb, rng_t *g) {
+  std::vector<uint32_t> hdr, other;
+  for (uint32_t p = 0; p < kN; p++) {
+    const uint32_t st = tb.R().sl_st[p];
+    if (st == C104_HDR) hdr.push_back(p);
+    else if (st != C104_IDLE) other.push_back(p);
+  }
+  const std::vector<uint32_t> &v = hdr.empty() ? other : hdr;
+  return v.empty() ? -1 : (int)v[rng_below(g, (uint32_t)v.size())];
+}
+
+// ---- Random traffic ------------------------------------------------------------------------
+// reconfig: configuration writes of every kind while traffic runs (groups that strand waiting
+// slices, tables, header modes, seeds, the arbitration mode), then the setup written again.
+// wild: token ports now and then break the FIFO contract of §6 (a head that vanishes for a cycle,
+// another token shown in its place): both sides must still agree, the scoreboard still holds.
+void t_random(Tb &tb, bool faults, bool reconfig = false, bool wild = false) {
+  c104_setup_t s;
+  random_start(tb, &s, faults || reconfig || wild, faults);
+  rng_t *g = &tb.rng_;
+  tb.wild_ = wild;
   const uint64_t total = tb.o_.cycles, tail = total / 5, t_end = tb.cyc_ + total;
   const uint64_t fault_end = faults ? t_end - tail : tb.cyc_;
   uint64_t last_move = tb.cyc_, moved = tb.moved_, faults_n = 0;
@@ -1298,6 +1349,10 @@ void t_random(Tb &tb, bool faults, bool reconfig = false, bool wild = false) {
       const uint32_t n = 1 + rng_below(g, 4);
       for (uint32_t k = 0; k < n; k++) {
         c104_write_t x = w[rng_below(g, C104_SETUP_NWRITES)];
+        // half the time the mode register (header length, deletion, random) of a port whose
+        // slice is busy, one with a header half read first (w is in address order: w[p] is 0x00+p)
+        const int busy = rng_chance(g, 1, 2) ? busy_port(tb, g) : -1;
+        if (busy >= 0) x = w[busy];
         if (rng_chance(g, 1, 20)) x.addr = 0x82 + rng_below(g, 0x7E), x.data = (uint32_t)rng_next(g);
         tb.write(x.addr, x.data, tb.cyc_ + rng_below(g, 3));
       }
@@ -1336,6 +1391,34 @@ void t_random(Tb &tb, bool faults, bool reconfig = false, bool wild = false) {
   std::printf("c104: setup: nint %u grp %08x %s, loop %d; %s\n", s.nint, s.grp, s.rr ? "rr" : "fifo",
               tb.plan_.loop, tb.totals().c_str());
   tb.expect(tb.delivered_ > 0, "traffic was delivered");
+}
+
+// Reset mid-run: the switch reset 16 times under random traffic at times spread so that slices
+// are caught in every state (a header half read, waiting, emitting, forwarding, discarding), as
+// pulses and held over 1 or 2 rising edges; after each the setup is written again. The reference
+// forgets what the switch held (Tb::reset_switch) and accounts for every packet after; the run
+// ends with a drain and the counters' check.
+void t_reset(Tb &tb) {
+  c104_setup_t s;
+  random_start(tb, &s, true, false);
+  rng_t *g = &tb.rng_;
+  uint32_t seen = 0;  // the slice states some reset landed in
+  for (uint32_t k = 0; k < 16; k++) {
+    tb.run(200 + rng_below(g, 1500));
+    for (uint32_t p = 0; p < kN; p++) seen |= 1u << tb.R().sl_st[p];
+    tb.reset_switch(k % 3);
+    tb.load(s);
+  }
+  const uint64_t d0 = tb.delivered_;
+  tb.run(6000);
+  tb.drain();
+  tb.end_checks();
+  std::string states;
+  for (uint32_t st = C104_IDLE; st <= C104_DISC; st++)
+    if ((seen >> st) & 1u) states += std::string(" ") + c104_sl_state_name(st);
+  std::printf("c104: %" PRIu64 " resets mid-run, slices caught in:%s; %s\n", tb.resets(),
+              states.c_str(), tb.totals().c_str());
+  tb.expect(tb.delivered_ > d0, "traffic delivered after the last reset");
 }
 
 // ---- Directed cases (§15) ------------------------------------------------------------------
@@ -1991,6 +2074,7 @@ const std::vector<TestDef> &tests() {
       {"faults", [](Tb &tb) { t_random(tb, true); }, "random traffic with wire faults on the links"},
       {"reconfig", [](Tb &tb) { t_random(tb, false, true); }, "random traffic under configuration writes"},
       {"wild", [](Tb &tb) { t_random(tb, false, false, true); }, "random traffic, token inputs outside their contract"},
+      {"reset", t_reset, "random traffic, the switch reset mid-run 16 times (pulses and held)"},
   };
   return t;
 }

@@ -222,10 +222,12 @@ class Net {
   // ---- One cycle: every switch evaluated, then every switch clocked ----------------------
   void cycle() {
     bool wr[kSw];
+    // Nothing is handed to switches held in reset (their registers would drop it).
+    const bool held = rst_.held();
     for (uint32_t s = 0; s < kSw; s++) {
       c104_in_t &in = in_[s];
       in = c104_in_t{};
-      wr[s] = !cfgq_[s].empty() && cfgq_[s].front().at <= cyc_;
+      wr[s] = !held && !cfgq_[s].empty() && cfgq_[s].front().at <= cyc_;
       if (wr[s]) in.cfg_we = 1, in.cfg_addr = cfgq_[s].front().addr, in.cfg_wdata = cfgq_[s].front().data;
       for (uint32_t p = 0; p < kN; p++) {
         head_[s][p] = kNone;
@@ -239,11 +241,11 @@ class Net {
         if (e == ~0u) continue;  // an idle token port
         Ep &x = ep_[e];
         if (x.tok) {
-          const bool v = x.gap == 0 && !x.q.empty() && x.q.front().at <= cyc_;
+          const bool v = !held && x.gap == 0 && !x.q.empty() && x.q.front().at <= cyc_;
           in.tok_rx_valid[p] = v;
           in.tok_rx_kind[p] = v ? tkind(x.q.front().t) : 0;
           in.tok_rx_data[p] = v ? tdata(x.q.front().t) : 0;
-          in.tok_tx_ready[p] = ready(x);
+          in.tok_tx_ready[p] = !held && ready(x);
           if (v) head_[s][p] = x.q.front().t;
         } else {
           dslink_outputs(&cfg_.link, &x.st, &x.out);
@@ -289,6 +291,7 @@ class Net {
     lockstep::rtl_clock(rtl_.get());
     for (Ep &x : ep_)
       if (!x.tok) dslink_clock(&x.st, &x.nx);
+    if (rst_.after_clock(rtl_.get())) reset_models();
     observe();
     for (uint32_t s = 0; s < kSw; s++)
       if (wr[s]) cfgq_[s].pop_front();
@@ -302,6 +305,19 @@ class Net {
     while (cyc_ < t) cycle();
   }
   uint64_t T(uint64_t k) const { return t0_ + k; }
+
+  // The whole network reset mid-run, switches and endpoints (rst_ni held over `hold` rising
+  // edges), RTL and C models on the same cycle: every packet in it is gone, so the endpoints'
+  // queues and the scoreboard start again; the caller writes the configuration again.
+  void reset_all(uint32_t hold) {
+    rst_.force(rtl_.get(), hold);
+    reset_models();
+    for (uint32_t s = 0; s < kSw; s++) cfgq_[s].clear(), grants_[s] = loops_[s] = 0;
+    for (Ep &x : ep_) x.q.clear(), x.gap = 0, x.asm_.clear();
+    exp_.clear();
+    bad_ = stray_ = 0;
+  }
+  uint64_t resets() const { return rst_.count; }
 
   // ---- Configuration: c104_setup_writes through every switch's port, in parallel ----------
   void load(const c104_setup_t *su) {
@@ -631,6 +647,13 @@ class Net {
         if (st_[s].link[p].r.rxf_rptr != prev_rptr_[s][p]) prev_rptr_[s][p] = st_[s].link[p].r.rxf_rptr, moved_++;
   }
   uint8_t prev_rptr_[kSw][5] = {};
+  lockstep::MidReset rst_;
+
+  void reset_models() {
+    for (uint32_t s = 0; s < kSw; s++) c104_reset(&cfg_, &st_[s]);
+    for (Ep &x : ep_)
+      if (!x.tok) dslink_reset(&cfg_.link, &x.st);
+  }
 };
 
 // ---- Directed cases ---------------------------------------------------------------------
@@ -843,14 +866,9 @@ void t_bad(Net &n) {
   n.drain();
 }
 
-// Random traffic from every endpoint to every endpoint (and bad headers, stray end tokens),
-// universal routing on or off, FIFO or round-robin per switch; drained at the end, nothing left.
-// Mode by seed % 3: 0 no universal routing, the link pairs hunt groups; 1 universal routing on
-// every endpoint; 2 universal routing on some endpoints, no hunt groups.
-void t_random(Net &n) {
+// The random runs' setup by mode (t_random), loaded, and every endpoint's source and readiness.
+void random_start(Net &n, uint32_t mode, c104_setup_t *su) {
   rng_t *g = &n.rng_;
-  const uint32_t mode = (uint32_t)(n.o_.seed % 3);
-  c104_setup_t su[kSw];
   for (uint32_t s = 0; s < kSw; s++) {
     su[s] = net_setup(s);
     su[s].rr = rng_below(g, 2);
@@ -879,13 +897,10 @@ void t_random(Net &n) {
     x.rdy.pct = pcts[rng_below(g, 4)];
     x.rdy.stall_pm = rng_below(g, 40);
   }
-  const uint64_t t_end = n.cyc_ + n.o_.cycles;
-  uint64_t moved = n.moved_, last = n.cyc_;
-  while (n.cyc_ < t_end) {
-    n.cycle();
-    if (n.moved_ != moved) moved = n.moved_, last = n.cyc_;
-    if (n.cyc_ - last > 10000) n.fatal("traffic stopped: nothing moved for 10000 cycles" + n.pending());
-  }
+}
+
+// After a random run: drained, every packet delivered, the counters the scoreboard's.
+void random_end_checks(Net &n) {
   n.drain();
   if (!n.exp_.empty()) {
     const auto &f = *n.exp_.begin();
@@ -905,11 +920,57 @@ void t_random(Net &n) {
   n.expect_eq(bad, n.bad_, "bad headers (sum of cnt_bad)");
   n.expect_eq(stray, n.stray_, "stray end tokens (sum of cnt_stray)");
   n.expect(n.delivered_ > 100, "traffic was delivered");
+}
+
+// Random traffic from every endpoint to every endpoint (and bad headers, stray end tokens),
+// universal routing on or off, FIFO or round-robin per switch; drained at the end, nothing left.
+// Mode by seed % 3: 0 no universal routing, the link pairs hunt groups; 1 universal routing on
+// every endpoint; 2 universal routing on some endpoints, no hunt groups.
+void t_random(Net &n) {
+  const uint32_t mode = (uint32_t)(n.o_.seed % 3);
+  c104_setup_t su[kSw];
+  random_start(n, mode, su);
+  const uint64_t t_end = n.cyc_ + n.o_.cycles;
+  uint64_t moved = n.moved_, last = n.cyc_;
+  while (n.cyc_ < t_end) {
+    n.cycle();
+    if (n.moved_ != moved) moved = n.moved_, last = n.cyc_;
+    if (n.cyc_ - last > 10000) n.fatal("traffic stopped: nothing moved for 10000 cycles" + n.pending());
+  }
+  random_end_checks(n);
   std::printf("c104net: mode %u (%s), rr %u%u%u%u: %" PRIu64 " packets, %" PRIu64 " delivered, %" PRIu64
               " bad, %" PRIu64 " stray; loopback passes %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
               mode, mode == 0 ? "hunt groups" : mode == 1 ? "universal" : "universal on some inputs",
               su[0].rr, su[1].rr, su[2].rr, su[3].rr, n.made_, n.delivered_, n.bad_, n.stray_,
               n.loops_[0], n.loops_[1], n.loops_[2], n.loops_[3]);
+}
+
+// The whole network reset three times under random traffic (mode 1, universal routing), with
+// packets in flight on every link, as a pulse and held over one and two rising edges; every
+// register is compared right after. Each time the configuration is written again, the links come
+// up, and the run goes on; the last stretch is checked as a random run is: every packet delivered,
+// the counters the scoreboard's.
+void t_reset(Net &n) {
+  c104_setup_t su[kSw];
+  random_start(n, 1, su);
+  rng_t *g = &n.rng_;
+  for (uint32_t k = 0; k < 3; k++) {
+    n.run(1500 + rng_below(g, 2500));
+    for (Ep &x : n.ep_) x.gen.on = false;  // sources resume once the network is configured again
+    n.reset_all(k);
+    n.load(su);
+    for (uint64_t w = 0; !n.links_up(); w++) {
+      if (w == 3000) n.fatal("links not in Run 3000 cycles after reset " + std::to_string(k + 1));
+      n.cycle();
+    }
+    for (Ep &x : n.ep_) x.gen.on = true;
+  }
+  const uint64_t d0 = n.delivered_;
+  n.run(8000);
+  random_end_checks(n);
+  n.expect(n.delivered_ > d0 + 50, "traffic delivered after the last reset");
+  std::printf("c104net: %" PRIu64 " resets mid-run; after the last %" PRIu64 " delivered\n",
+              n.resets(), n.delivered_ - d0);
 }
 
 struct TestDef {
@@ -927,6 +988,7 @@ const std::vector<TestDef> &tests() {
       {"universal", t_universal, "universal routing through an intermediate switch's loopback"},
       {"bad", t_bad, "misses downstream, discards, packets ending inside a header"},
       {"random", t_random, "random traffic from every endpoint (--cycles), drained"},
+      {"reset", t_reset, "the network reset mid-run three times (pulse, held), then random traffic"},
   };
   return t;
 }

@@ -2,7 +2,9 @@
  * register assignment inside an asynchronous reset branch (`if (!rst_ni) begin ... end`) of the
  * given RTL files: the reset value changed, one register at a time. An enum literal becomes the
  * next literal of its enum (a different legal state), any other value has its lowest bit flipped
- * (a counter reset to 1 instead of 0, a flag reset high): the subtle kind of reset bug. */
+ * (a counter reset to 1 instead of 0, a flag reset high): the subtle kind of reset bug. A reset
+ * line whose comment says "reset-equivalent: <reason>" (a value no output can ever show) gets a
+ * comment line with the reason instead of a mutant. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,7 +121,14 @@ static int list_file(const char *path) {
         break;
       if (strstr(line, " begin") || strncmp(line, "begin", 5) == 0)
         depth++;
-      if (strstr(line, "<=") && !strstr(line, "//")) {
+      char *cmt = strstr(line, "//");
+      const char *equiv = cmt ? strstr(cmt, "reset-equivalent:") : NULL;
+      if (equiv) {  /* a register whose reset value is never read: the reason, no mutant */
+        *cmt = 0;
+        printf("# %s: %s%s\n", file, line, equiv);
+      } else if (strstr(line, "<=") && line[0] != '/') {
+        if (cmt)
+          *cmt = 0;
         print_mutant(file, src, line);
         count++;
       }
