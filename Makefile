@@ -463,7 +463,8 @@ mutants-c104-net: $(C104N_MUT_DIR)/Vc104net
 # scripts/coverage.sh), merged, and summed up into docs/coverage.md by scripts/coverage_md.sh.
 COV_DIR  := $(BUILD)/cov
 COV_BLKS := dslink mp1_rm mp1_plane mp1_chip mp1_mesh c104 c104_net
-COV_MP1  := tb/cov/mp1_rm_cov.sv
+COV_MP1  := tb/cov/mp1_rm_cov.sv tb/cov/mp1_plane_cov.sv
+COV_MP1C := $(COV_MP1) tb/cov/mp1_chip_cov.sv
 COV_C104 := tb/cov/dslink_cov.sv tb/cov/c104_cov.sv
 # $(call cov_build,PREFIX,TOP,RTL,TB_CPP,VFLAGS,CFLAGS): vl_build into the target's directory.
 define cov_build
@@ -472,14 +473,14 @@ define cov_build
 endef
 $(COV_DIR)/dslink/Vdslink: tb/dslink_lockstep.cpp tb/lockstep.h $(LIB) $(DSLINK_RTL) tb/cov/dslink_cov.sv
 	$(call cov_build,Vdslink,$(DSLINK_TOP),$(DSLINK_RTL) tb/cov/dslink_cov.sv,tb/dslink_lockstep.cpp,,$(DSLINK_CFLAGS))
-$(COV_DIR)/mp1_rm/Vmp1_rm: tb/mp1_rm_lockstep.cpp $(MP1_TB_DEPS) $(MP1_RM_RTL) $(COV_MP1)
-	$(call cov_build,Vmp1_rm,$(MP1_RM_TOP),$(MP1_RM_RTL) $(COV_MP1),tb/mp1_rm_lockstep.cpp,,-DLOCKSTEP_CMP_REGS=1)
+$(COV_DIR)/mp1_rm/Vmp1_rm: tb/mp1_rm_lockstep.cpp $(MP1_TB_DEPS) $(MP1_RM_RTL) tb/cov/mp1_rm_cov.sv
+	$(call cov_build,Vmp1_rm,$(MP1_RM_TOP),$(MP1_RM_RTL) tb/cov/mp1_rm_cov.sv,tb/mp1_rm_lockstep.cpp,,-DLOCKSTEP_CMP_REGS=1)
 $(COV_DIR)/mp1_plane/Vmp1_plane: tb/mp1_plane_lockstep.cpp $(MP1_TB_DEPS) $(MP1_PLANE_RTL) $(COV_MP1)
 	$(call cov_build,Vmp1_plane,$(MP1_PLANE_TOP),$(MP1_PLANE_RTL) $(COV_MP1),tb/mp1_plane_lockstep.cpp,,)
-$(COV_DIR)/mp1_chip/Vmp1_chip: tb/mp1_chip_lockstep.cpp $(MP1_TB_DEPS) $(MP1_CHIP_RTL) $(COV_MP1)
-	$(call cov_build,Vmp1_chip,$(MP1_CHIP_TOP),$(MP1_CHIP_RTL) $(COV_MP1),tb/mp1_chip_lockstep.cpp,,-DLOCKSTEP_CMP_REGS=1)
-$(COV_DIR)/mp1_mesh/Vmp1_mesh: tb/mp1_mesh_lockstep.cpp $(MP1_TB_DEPS) $(MP1_MESH_RTL) $(COV_MP1)
-	$(call cov_build,Vmp1_mesh,mp1_mesh,$(MP1_MESH_RTL) $(COV_MP1),tb/mp1_mesh_lockstep.cpp,$(MP1M_VFLAGS),$(MP1M_CFLAGS))
+$(COV_DIR)/mp1_chip/Vmp1_chip: tb/mp1_chip_lockstep.cpp $(MP1_TB_DEPS) $(MP1_CHIP_RTL) $(COV_MP1C)
+	$(call cov_build,Vmp1_chip,$(MP1_CHIP_TOP),$(MP1_CHIP_RTL) $(COV_MP1C),tb/mp1_chip_lockstep.cpp,,-DLOCKSTEP_CMP_REGS=1)
+$(COV_DIR)/mp1_mesh/Vmp1_mesh: tb/mp1_mesh_lockstep.cpp $(MP1_TB_DEPS) $(MP1_MESH_RTL) $(COV_MP1C)
+	$(call cov_build,Vmp1_mesh,mp1_mesh,$(MP1_MESH_RTL) $(COV_MP1C),tb/mp1_mesh_lockstep.cpp,$(MP1M_VFLAGS),$(MP1M_CFLAGS))
 $(COV_DIR)/c104/Vc104: $(C104_TB_DEPS) $(C104_RTL) $(COV_C104)
 	$(call cov_build,Vc104,$(C104_TOP),$(C104_RTL) $(COV_C104),tb/c104_lockstep.cpp,-GTokPorts=32\'hFFFFFFF0,$(call c104_cflags,FFFFFFF0))
 $(COV_DIR)/c104_net/Vc104net: $(C104N_TB_DEPS) $(C104N_RTL) $(COV_C104)

@@ -15,7 +15,7 @@ for blk in "$@"; do
   if [ ! -f "$dat" ]; then echo "No coverage data (\`make coverage-$blk\` not run)."; echo; continue; fi
   nruns=$(wc -l < "$dir/$blk/runs.tsv")
   bad=$(awk -F'\t' '$2 != "ok"' "$dir/$blk/runs.tsv")
-  echo "$nruns runs in $(cat "$dir/$blk/run.sec" 2>/dev/null || echo '?') s ($(awk -F'\t' '{print $1}' "$dir/$blk/runs.tsv" | awk '{print $2}' | sort | uniq -c | awk '{printf "%s%s x %s", (NR > 1 ? ", " : ""), $1, $2}'))."
+  echo "$nruns runs in $(cat "$dir/$blk/run.sec" 2>/dev/null || echo "?") s ($(awk -F"\t" '{ t = "random"; if (match($1, /--test [^ ]+/)) t = substr($1, RSTART + 7, RLENGTH - 7); n[t]++ } END { for (t in n) printf "%s %d\n", t, n[t] }' "$dir/$blk/runs.tsv" | sort | awk '{ printf "%s%s x %s", (NR > 1 ? ", " : ""), $2, $1 }'))."
   if [ -n "$bad" ]; then echo; echo "**Failed runs (not counted):** $(echo "$bad" | cut -f1,2 | tr '\t\n' ' ;')"; fi
   echo
   # One pass over the records: keys are \001-separated, each key \002 value (SystemC::Coverage-3).

@@ -1,7 +1,9 @@
 // Coverpoints of the C104 input slice (docs/c104.md §9, §11), bound into every `c104_slice`
 // instance of the switch; only for the coverage builds (docs/coverage.md). The slice's link end
 // is a `dslink`, covered by tb/cov/dslink_cov.sv in the same builds.
-// Names: sl_<state>_x_<event>, cnt_<counter>_<value>, bp_<handshake>_<state>.
+// Names: sl_<state>_x_<event>, arb_<mode>_<event>, cnt_<counter>_<value>, bp_<handshake>_<state>.
+// Two bind modules in one file (the slice and the arbiter).
+/* verilator lint_off DECLFILENAME */
 module c104_cov (
   input logic             clk_i,
   input logic [2:0]       sl_st_q,
@@ -121,3 +123,43 @@ module c104_cov (
 endmodule
 
 bind c104_slice c104_cov u_c104_cov (.*);
+
+// Coverpoints of the C104 arbiter (docs/c104.md §10): how many outputs are owned and how many
+// slices wait, per arbitration mode, with grants and releases in the same cycle.
+module c104_arb_cov (
+  input logic        clk_i,
+  input logic        cfg_rr_i,
+  input logic [31:0] cand_i,
+  input logic [31:0] enter_i,
+  input logic [31:0] gnt_o,
+  input logic [31:0] rel_i,
+  input logic [31:0] out_busy_q
+);
+  logic [5:0] n_busy, n_cand, n_gnt;
+  assign n_busy = 6'($countones(out_busy_q));
+  assign n_cand = 6'($countones(cand_i));
+  assign n_gnt  = 6'($countones(gnt_o));
+`define CP(name, e) name: cover property (@(posedge clk_i) (e));
+`define MODE(md, rr) \
+  `CP(arb_``md``_gnt, cfg_rr_i == rr && gnt_o != 32'd0) \
+  `CP(arb_``md``_two_gnt, cfg_rr_i == rr && n_gnt >= 6'd2) \
+  `CP(arb_``md``_gnt_x_rel, cfg_rr_i == rr && gnt_o != 32'd0 && rel_i != 32'd0) \
+  `CP(arb_``md``_enter_x_gnt, cfg_rr_i == rr && (enter_i & gnt_o) != 32'd0) \
+  `CP(bp_arb_``md``_cand_not_gnt, cfg_rr_i == rr && (cand_i & ~gnt_o) != 32'd0) \
+  `CP(bp_arb_``md``_two_wait, cfg_rr_i == rr && n_cand >= 6'd2 && n_gnt == 6'd0)
+  `MODE(fifo, 1'b0)
+  `MODE(rr, 1'b1)
+  // The owned outputs (a counter of 0 .. 32) and the waiting slices.
+  `CP(cnt_out_busy_0, n_busy == 6'd0)
+  `CP(cnt_out_busy_1, n_busy == 6'd1)
+  `CP(cnt_out_busy_max_m1, n_busy == 6'd31)
+  `CP(cnt_out_busy_max, n_busy == 6'd32)
+  `CP(cnt_cand_0, n_cand == 6'd0)
+  `CP(cnt_cand_1, n_cand == 6'd1)
+  `CP(cnt_cand_max_m1, n_cand == 6'd31)
+  `CP(cnt_cand_max, n_cand == 6'd32)
+`undef MODE
+`undef CP
+endmodule
+
+bind c104_arb c104_arb_cov u_c104_arb_cov (.*);
