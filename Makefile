@@ -75,6 +75,8 @@ help:
 	@echo "                      words (AWF = 2, docs/mp1.md §14), short runs"
 	@echo "make mutants-mp1-rm|...-plane|...-chip|...-mesh               its mutants"
 	@echo "make soak       long random lockstep runs (SOAK_CYCLES, SOAK_SEEDS)"
+	@echo "make coverage   every lockstep under Verilator coverage with the tb/cov/ coverpoints, into"
+	@echo "               docs/coverage.md (make coverage-<block>: one block; not in make test)"
 	@echo "make bench      speed of the DS-Link model and lockstep, of the MP1 mesh model, and of the"
 	@echo "                network simulator (into docs/performance.md)"
 	@echo "make reproduce  seed 004's results with the simulator: docs/results/, docs/results.md"
