@@ -304,14 +304,9 @@ class Tb {
     return 0;
   }
 
+  // A real falling edge of rst_ni (lockstep::rtl_reset): without it the reset branches never run.
   void reset() {
-    for (End &e : e_) {
-      e.rtl->clk_i = 0;
-      e.rtl->rst_ni = 0;
-      e.rtl->eval();
-      e.rtl->rst_ni = 1;
-      e.rtl->eval();
-    }
+    for (End &e : e_) lockstep::rtl_reset(e.rtl.get());
   }
 
   // One clock cycle: stimulus, compare, advance both sides. stim fills e_[i].in.
