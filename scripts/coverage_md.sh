@@ -35,7 +35,7 @@ for blk in "$@"; do
       if (pg ~ /^v_user\//) {
         mod = pg; sub(/^v_user\//, "", mod); sub(/__pi[0-9]+$/, "", mod); id = mod "." k["o"]
         if (!(id in uhit)) { uord[++nu] = id }
-        uhit[id] += cnt; uinst[id]++
+        uhit[id] += cnt;
         next
       }
       if (k["f"] !~ /^rtl\//) next
@@ -89,16 +89,16 @@ for blk in "$@"; do
       for (i = 1; i <= nu; i++) for (j = i + 1; j <= nu; j++) if (uord[j] < uord[i]) { t = uord[i]; uord[i] = uord[j]; uord[j] = t }
       nh = 0; nun = 0; nur = 0; bogus = ""
       for (i = 1; i <= nu; i++) { id = uord[i]; if (id in why) { nur++; if (uhit[id] > 0) bogus = bogus " " id } else if (uhit[id] > 0) nh++; else nun++ }
-      printf "Coverpoints: %d hit, **%d not hit**, %d unreachable by design (tb/cov/unreachable.txt), of %d; hits summed over all instances.\n\n", nh, nun, nur, nu
+      printf "Coverpoints: %d hit, **%d not hit**, %d unreachable by design (tb/cov/unreachable.txt), of %d; hits summed over all instances of a module (Verilator counts per module).\n\n", nh, nun, nur, nu
       if (bogus != "") printf "**Listed as unreachable but hit (the list is wrong):**%s\n\n", bogus
-      print "| coverpoint | instances | hits | |"
-      print "|---|---:|---:|---|"
+      print "| coverpoint | hits | |"
+      print "|---|---:|---|"
       for (pass = 1; pass <= 3; pass++)
         for (i = 1; i <= nu; i++) {
           id = uord[i]; ur = (id in why)
-          if (pass == 1 && !ur && uhit[id] == 0) printf "| `%s` | %d | 0 | **not hit** |\n", id, uinst[id]
-          if (pass == 2 && ur) printf "| `%s` | %d | %d | unreachable: %s |\n", id, uinst[id], uhit[id], why[id]
-          if (pass == 3 && !ur && uhit[id] > 0) printf "| `%s` | %d | %d | |\n", id, uinst[id], uhit[id]
+          if (pass == 1 && !ur && uhit[id] == 0) printf "| `%s` | 0 | **not hit** |\n", id
+          if (pass == 2 && ur) printf "| `%s` | %d | unreachable: %s |\n", id, uhit[id], why[id]
+          if (pass == 3 && !ur && uhit[id] > 0) printf "| `%s` | %d | |\n", id, uhit[id]
         }
       print ""
     }' "$dat"
