@@ -47,6 +47,7 @@ for blk in "$@"; do
         sp = (k["S"] != "") ? k["S"] : k["l"]; lspan[id] = sp
       }
     }
+    function pct(h, t) { return t ? sprintf("%.1f", 100 * h / t) : "-" }
     function ranges(list,   n, a, i, out, lo, hi) {
       n = split(list, a, " "); out = ""
       for (i = 1; i <= n; i++) {
@@ -75,9 +76,9 @@ for blk in "$@"; do
       for (i = 1; i <= nf; i++) for (j = i + 1; j <= nf; j++) if (fl[j] < fl[i]) { t = fl[i]; fl[i] = fl[j]; fl[j] = t }
       for (i = 1; i <= nf; i++) {
         f = fl[i]; LT += lt[f]; LH += lh[f]; TT += tt[f]; TH += th[f]
-        printf "| %s | %d / %d | %.1f | %d / %d | %.1f |\n", f, lh[f], lt[f], lt[f] ? 100 * lh[f] / lt[f] : 100, th[f], tt[f], tt[f] ? 100 * th[f] / tt[f] : 100
+        printf "| %s | %d / %d | %s | %s | %s |\n", f, lh[f], lt[f], pct(lh[f], lt[f]), tt[f] ? th[f] " / " tt[f] : "not measured", pct(th[f], tt[f])
       }
-      printf "| **all** | %d / %d | **%.1f** | %d / %d | **%.1f** |\n\n", LH, LT, LT ? 100 * LH / LT : 100, TH, TT, TT ? 100 * TH / TT : 100
+      printf "| **all** | %d / %d | **%s** | %s | **%s** |\n\n", LH, LT, pct(LH, LT), TT ? TH " / " TT : "not measured", pct(TH, TT)
       any = 0
       for (i = 1; i <= nf; i++) {
         f = fl[i]; ml = ""
