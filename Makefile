@@ -469,13 +469,16 @@ COV_MP1  := tb/cov/mp1_rm_cov.sv tb/cov/mp1_plane_cov.sv
 COV_MP1C := $(COV_MP1) tb/cov/mp1_chip_cov.sv
 COV_C104 := tb/cov/dslink_cov.sv tb/cov/c104_cov.sv
 COV_KIND := --coverage
+# The coverage points make the Slow (initialisation) files huge: at -O2 one of them takes gcc half an
+# hour on the chip and the switch; run once, they need no optimisation.
+COV_MAKEFLAGS := -MAKEFLAGS OPT_SLOW=-O0
 # Four switches with toggle coverage are too large a build for the time it is worth (the c104
 # block measures the toggles of the same RTL): the network gets line and user coverage only.
 $(COV_DIR)/c104_net/Vc104net: COV_KIND := --coverage-line --coverage-user
 # $(call cov_build,PREFIX,TOP,RTL,TB_CPP,VFLAGS,CFLAGS): vl_build into the target's directory.
 define cov_build
 	@mkdir -p $(@D)
-	$(call vl_build,$(1),$(2),$(@D),$(3),$(4),$(COV_KIND) $(5),$(6))
+	$(call vl_build,$(1),$(2),$(@D),$(3),$(4),$(COV_KIND) $(COV_MAKEFLAGS) $(5),$(6))
 endef
 $(COV_DIR)/dslink/Vdslink: tb/dslink_lockstep.cpp tb/lockstep.h $(LIB) $(DSLINK_RTL) tb/cov/dslink_cov.sv
 	$(call cov_build,Vdslink,$(DSLINK_TOP),$(DSLINK_RTL) tb/cov/dslink_cov.sv,tb/dslink_lockstep.cpp,,$(DSLINK_CFLAGS))
