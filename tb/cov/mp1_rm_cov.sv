@@ -7,6 +7,7 @@ module mp1_rm_cov #(
 ) (
   input logic          clk_i,
   input logic [2:0]    rm_st_q,
+  input logic [2:0]    rm_st_d,
   input logic [2:0]    in_dat_i,
   input logic          in_stop_o,
   input logic          start,
@@ -107,6 +108,12 @@ module mp1_rm_cov #(
   `RM_EVENTS(Emit, 3'd3)
   `RM_EVENTS(Wait, 3'd4)
   `RM_EVENTS(Drop, 3'd5)
+
+// Every way out of EMIT (the copies drained, or a long segment).
+  `CP(rm_Emit_to_Hold, rm_st_q == 3'd3 && rm_st_d == 3'd2)
+  `CP(rm_Emit_to_Wait, rm_st_q == 3'd3 && rm_st_d == 3'd4)
+  `CP(rm_Emit_to_Idle, rm_st_q == 3'd3 && rm_st_d == 3'd0)
+  `CP(rm_Emit_to_Drop, rm_st_q == 3'd3 && rm_st_d == 3'd5)
 
 // Every control code of a completed good a1 word, at its match position and passing through.
 `define A1(name, code) \
