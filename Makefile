@@ -46,7 +46,7 @@ VL_TAG := $(if $(DSLINK_PARAMS),_$(subst $(comma),_,$(subst =,,$(DSLINK_PARAMS))
 VL_DIR ?= $(BUILD)/vl/dslink$(VL_TAG)
 LOCKSTEP := $(VL_DIR)/Vdslink
 
-.PHONY: all deps lib run test test-unit test-lockstep test-bp3 lint synth check-ports mutants \
+.PHONY: all deps lib run test coverage test-unit test-lockstep test-bp3 lint synth check-ports mutants \
         figures figures-doc figures-plot soak clean help lockstep bench reproduce test-c104-unit test-mp1-rm mutants-mp1-rm test-mp1-plane mutants-mp1-plane test-mp1-chip mutants-mp1-chip test-mp1-mesh mutants-mp1-mesh test-mp1-torus \
         test-mp1-awf2 check-ports-awf2 mutants-mp1-rm-awf2 test-c104 test-c104-bit mutants-c104 lockstep-c104 \
         test-c104-net mutants-c104-net reproduce-c104
@@ -76,6 +76,8 @@ help:
 	@echo "                      words (AWF = 2, docs/mp1.md §14), short runs"
 	@echo "make mutants-mp1-rm|...-plane|...-chip|...-mesh               its mutants"
 	@echo "make soak       long random lockstep runs (SOAK_CYCLES, SOAK_SEEDS)"
+	@echo "make coverage   every lockstep under Verilator coverage with the tb/cov/ coverpoints, into"
+	@echo "               docs/coverage.md (make coverage-<block>: one block; not in make test)"
 	@echo "make bench      speed of the DS-Link model and lockstep, of the MP1 mesh model, and of the"
 	@echo "                network simulator (into docs/performance.md)"
 	@echo "make reproduce  seed 004's results with the simulator: docs/results/, docs/results.md"
@@ -460,6 +462,75 @@ $(C104N_MUT_DIR)/Vc104net: tb/c104_net_mutants.txt $(BUILD)/mutgen $(C104N_TB_DE
 
 mutants-c104-net: $(C104N_MUT_DIR)/Vc104net
 	@MUT_MIN=3 scripts/mutants.sh $(C104N_MUT_DIR)/Vc104net tb/c104_net_mutants.txt c104_net $(C104N_MUT_RUNS)
+
+# ---- Coverage (docs/coverage.md; its own target, not in make test) ---------------------------------
+# Each block's lockstep built with --coverage and the coverpoint bind files of tb/cov/ into
+# build/cov/<blk>/, run with the stimulus of its make-test target (each run its own .dat, see
+# scripts/coverage.sh), merged, and summed up into docs/coverage.md by scripts/coverage_md.sh.
+COV_DIR  := $(BUILD)/cov
+COV_BLKS := dslink mp1_rm mp1_plane mp1_chip mp1_mesh c104 c104_net
+COV_MP1  := tb/cov/mp1_rm_cov.sv tb/cov/mp1_plane_cov.sv
+COV_MP1C := $(COV_MP1) tb/cov/mp1_chip_cov.sv
+COV_C104 := tb/cov/dslink_cov.sv tb/cov/c104_cov.sv
+COV_KIND := --coverage
+# The coverage points make the Slow (initialisation) files huge: at -O2 one of them takes gcc half an
+# hour on the chip and the switch; run once, they need no optimisation.
+COV_MAKEFLAGS := -MAKEFLAGS OPT_SLOW=-O0
+# Four switches with toggle coverage are too large a build for the time it is worth (the c104
+# block measures the toggles of the same RTL): the network gets line and user coverage only.
+$(COV_DIR)/c104_net/Vc104net: COV_KIND := --coverage-line --coverage-user
+# $(call cov_build,PREFIX,TOP,RTL,TB_CPP,VFLAGS,CFLAGS): vl_build into the target's directory.
+define cov_build
+	@mkdir -p $(@D)
+	$(call vl_build,$(1),$(2),$(@D),$(3),$(4),$(COV_KIND) $(COV_MAKEFLAGS) $(5),$(6))
+endef
+$(COV_DIR)/dslink/Vdslink: tb/dslink_lockstep.cpp tb/lockstep.h $(LIB) $(DSLINK_RTL) tb/cov/dslink_cov.sv
+	$(call cov_build,Vdslink,$(DSLINK_TOP),$(DSLINK_RTL) tb/cov/dslink_cov.sv,tb/dslink_lockstep.cpp,,$(DSLINK_CFLAGS))
+$(COV_DIR)/mp1_rm/Vmp1_rm: tb/mp1_rm_lockstep.cpp $(MP1_TB_DEPS) $(MP1_RM_RTL) tb/cov/mp1_rm_cov.sv
+	$(call cov_build,Vmp1_rm,$(MP1_RM_TOP),$(MP1_RM_RTL) tb/cov/mp1_rm_cov.sv,tb/mp1_rm_lockstep.cpp,,-DLOCKSTEP_CMP_REGS=1)
+$(COV_DIR)/mp1_plane/Vmp1_plane: tb/mp1_plane_lockstep.cpp $(MP1_TB_DEPS) $(MP1_PLANE_RTL) $(COV_MP1)
+	$(call cov_build,Vmp1_plane,$(MP1_PLANE_TOP),$(MP1_PLANE_RTL) $(COV_MP1),tb/mp1_plane_lockstep.cpp,,)
+$(COV_DIR)/mp1_chip/Vmp1_chip: tb/mp1_chip_lockstep.cpp $(MP1_TB_DEPS) $(MP1_CHIP_RTL) $(COV_MP1C)
+	$(call cov_build,Vmp1_chip,$(MP1_CHIP_TOP),$(MP1_CHIP_RTL) $(COV_MP1C),tb/mp1_chip_lockstep.cpp,,-DLOCKSTEP_CMP_REGS=1)
+$(COV_DIR)/mp1_mesh/Vmp1_mesh: tb/mp1_mesh_lockstep.cpp $(MP1_TB_DEPS) $(MP1_MESH_RTL) $(COV_MP1C)
+	$(call cov_build,Vmp1_mesh,mp1_mesh,$(MP1_MESH_RTL) $(COV_MP1C),tb/mp1_mesh_lockstep.cpp,$(MP1M_VFLAGS),$(MP1M_CFLAGS))
+$(COV_DIR)/c104/Vc104: $(C104_TB_DEPS) $(C104_RTL) $(COV_C104)
+	$(call cov_build,Vc104,$(C104_TOP),$(C104_RTL) $(COV_C104),tb/c104_lockstep.cpp,-GTokPorts=32\'hFFFFFFF0,$(call c104_cflags,FFFFFFF0))
+$(COV_DIR)/c104_net/Vc104net: $(C104N_TB_DEPS) $(C104N_RTL) $(COV_C104)
+	$(call cov_build,Vc104net,c104_net_tb,$(C104N_RTL) $(COV_C104),tb/c104_net_lockstep.cpp,$(C104N_VFLAGS),$(C104N_CFLAGS))
+
+# The runs of each block's make-test target (scripts/coverage.sh documents the subsets).
+COV_RUNS_dslink    = $(foreach t,$(DIRECTED),'--test $(t) --seed 1') \
+  $(foreach s,$(RANDOM_SEEDS),'--test random --seed $(s) --cycles $(COV_DSLINK_CYCLES)') \
+  $(foreach s,$(FAULT_SEEDS),'--test faults --seed $(s) --cycles $(COV_DSLINK_CYCLES)')
+COV_RUNS_mp1_rm    = $(foreach t,$(RM_DIRECTED),'--test $(t)') $(foreach s,$(MP1_SEEDS),'--seed $(s) --cycles $(MP1_CYCLES)')
+COV_RUNS_mp1_plane = $(foreach s,$(MP1_SEEDS),'--seed $(s) --cycles $(MP1_CYCLES)')
+COV_RUNS_mp1_chip  = $(foreach t,$(CHIP_DIRECTED),'--test $(t)') $(foreach s,$(MP1_SEEDS),'--seed $(s) --cycles $(MP1_CYCLES)')
+COV_RUNS_mp1_mesh  = $(foreach t,$(MESH_DIRECTED),'--test $(t)') $(foreach s,$(MP1_MESH_SEEDS),'--seed $(s) --cycles $(MP1_MESH_CYCLES)')
+COV_RUNS_c104      = $(foreach t,$(C104_DIRECTED),'--test $(t)') \
+  $(foreach s,$(C104_SEEDS),'--test random --seed $(s) --cycles $(C104_CYCLES)') \
+  $(foreach s,$(C104_FAULT_SEEDS),'--test faults --seed $(s) --cycles $(C104_CYCLES)') \
+  $(foreach s,$(C104_RECONFIG_SEEDS),'--test reconfig --seed $(s) --cycles $(C104_CYCLES)') \
+  $(foreach s,$(C104_WILD_SEEDS),'--test wild --seed $(s) --cycles $(C104_CYCLES)')
+COV_RUNS_c104_net  = $(foreach t,$(C104N_DIRECTED),'--test $(t)') $(foreach s,$(C104N_SEEDS),'--test random --seed $(s) --cycles $(C104N_CYCLES)')
+COV_DSLINK_CYCLES ?= $(RANDOM_CYCLES)
+COV_BIN_dslink := $(COV_DIR)/dslink/Vdslink
+COV_BIN_mp1_rm := $(COV_DIR)/mp1_rm/Vmp1_rm
+COV_BIN_mp1_plane := $(COV_DIR)/mp1_plane/Vmp1_plane
+COV_BIN_mp1_chip := $(COV_DIR)/mp1_chip/Vmp1_chip
+COV_BIN_mp1_mesh := $(COV_DIR)/mp1_mesh/Vmp1_mesh
+COV_BIN_c104   := $(COV_DIR)/c104/Vc104
+COV_BIN_c104_net := $(COV_DIR)/c104_net/Vc104net
+
+# One block: make coverage-dslink (builds, runs, merges); make coverage: every block and the doc.
+coverage-%: FORCE
+	@$(MAKE) --no-print-directory $(COV_BIN_$*)
+	@scripts/coverage.sh $* $(COV_BIN_$*) $(COV_RUNS_$*)
+
+coverage:
+	@s=$$(date +%s); for b in $(COV_BLKS); do $(MAKE) --no-print-directory coverage-$$b || exit 1; done; \
+	  echo "$$(( $$(date +%s) - s ))" > $(COV_DIR)/total.sec
+	@scripts/coverage_md.sh $(COV_DIR) $(COV_BLKS) | scripts/splice.sh docs/coverage.md coverage
 
 # ---- Mutation check: every injected RTL bug must be caught ------------------------------------
 # A block's mutant list is its hand-written list followed by the reset-value mutants of the RTL

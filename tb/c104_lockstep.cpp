@@ -2134,5 +2134,6 @@ int main(int argc, char **argv) {
   tb->reset();
   def->fn(*tb);
   tb->finish();
+  lockstep::cov_write(ctx.get());
   return 0;
 }

@@ -1047,5 +1047,6 @@ int main(int argc, char **argv) {
   n->reset();
   def->fn(*n);
   n->finish();
+  lockstep::cov_write(ctx.get());
   return 0;
 }

@@ -1000,5 +1000,6 @@ int main(int argc, char **argv) {
   tb.reset();
   def->fn(tb);
   tb.finish();
+  lockstep::cov_write(ctx.get());
   return 0;
 }

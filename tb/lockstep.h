@@ -14,6 +14,14 @@
 #include "rng.h"
 #include "vcd.h"
 
+// A coverage build writes its data at the end of a run (cov_write below).
+#if VM_COVERAGE
+#include "verilated.h"
+#include "verilated_cov.h"
+#else
+class VerilatedContext;
+#endif
+
 namespace lockstep {
 
 enum Dir { kIn, kOut, kReg };
@@ -358,6 +366,25 @@ class Harness {
   bool waves_ = false, sparse_hist_ = false;
   uint64_t view_start_ = 0;
 };
+
+// Coverage builds (verilator --coverage, `make coverage`) write the run's coverage at the end of a
+// successful run, into the file named by +cov_dat=FILE or $COV_DAT, so that every run of a block
+// keeps its own .dat for the merge. A failed run exits earlier and writes nothing: its coverage
+// is not counted.
+inline void cov_write(VerilatedContext *ctx) {
+#if VM_COVERAGE
+  const char *f = ctx->commandArgsPlusMatch("cov_dat=");
+  std::string name = (f && *f) ? std::string(f + 9) : std::string();
+  if (name.empty() && std::getenv("COV_DAT")) name = std::getenv("COV_DAT");
+  if (name.empty()) {
+    std::fprintf(stderr, "coverage build: no +cov_dat=FILE or COV_DAT, coverage not written\n");
+    return;
+  }
+  ctx->coveragep()->write(name.c_str());
+#else
+  (void)ctx;
+#endif
+}
 
 }  // namespace lockstep
 

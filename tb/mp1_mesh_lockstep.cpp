@@ -654,5 +654,6 @@ int main(int argc, char **argv) {
   ctx->commandArgs(argc, argv);
   auto tb = std::make_unique<Tb>(o, ctx.get(), dc);
   tb->run();
+  lockstep::cov_write(ctx.get());
   return 0;
 }

@@ -242,5 +242,6 @@ int main(int argc, char **argv) {
   ctx->commandArgs(argc, argv);
   Tb tb(o, ctx.get(), dc);
   tb.run();
+  lockstep::cov_write(ctx.get());
   return 0;
 }
