@@ -13,7 +13,7 @@
 #     runs mutant 0 (must pass all) and mutants 1..N through the runs in order (killed by the first
 #     failing one), tries to prove each survivor equivalent, and writes DIR/results.csv and
 #     DIR/summary.md. FORMAL=0 skips the proofs; FORMAL_TIMEOUT (s, default 300) bounds each,
-#     FORMAL_SEQ (default 2) is its induction length.
+#     FORMAL_SEQ (default 2) is its induction length, FORMAL_JOBS (default 1) run at once.
 set -euo pipefail
 
 gen() {
@@ -62,14 +62,15 @@ gen() {
 }
 
 # One survivor's proof with Yosys's equivalence flow: the flattened design (gold) against a copy
-# with only mutation K applied (gate), every net of the same name paired by equiv_make, proved by
-# equiv_simple and then by temporal induction (equiv_induct, FORMAL_SEQ steps) assuming the pairs
-# that hold. The asynchronous reset is made synchronous (async2sync) and memories become flip-flops.
+# with only mutation K applied (gate), every net of the same name paired by equiv_make, merged
+# where structurally equal (equiv_struct), proved by equiv_simple and then by temporal induction
+# (equiv_induct, FORMAL_SEQ steps) assuming the pairs that hold. The asynchronous reset is made
+# synchronous (async2sync) and memories become flip-flops.
 # Both copies start from the same reset state (same reset values), which is the base case
 # equiv_induct leaves to the user. The mutant counts as equivalent when every output port's pair is
 # proved (the lockstep compares outputs, dbg_*_o registers included); an internal net may still
 # differ (the mutated net itself, when the difference is masked). Prints the verdict.
-prove() {
+prove_one() {
   local dir=$1 top=$2 k=$3 line ys log rc=0 outs bad
   line=$(sed -n "${k}p" "$dir/list.txt" | sed "s/ -module $top / -module gate /")
   ys=$dir/formal/m$k.ys; log=$dir/formal/m$k.log
@@ -84,6 +85,7 @@ opt_clean
 async2sync
 equiv_make gold gate eq
 hierarchy -top eq
+equiv_struct
 equiv_simple
 equiv_induct -seq ${FORMAL_SEQ:-2}
 equiv_status
@@ -101,6 +103,12 @@ YS
   else
     echo "not proved ($bad output bits unproven)"
   fi
+}
+
+# prove DIR TOP K [verdict]: the verdict on stdout, or into DIR/formal/mK.verdict.
+prove() {
+  mkdir -p "$1/formal"
+  if [ "${4:-}" = verdict ]; then prove_one "$1" "$2" "$3" > "$1/formal/m$3.verdict"; else prove_one "$1" "$2" "$3"; fi
 }
 
 run() {
@@ -143,9 +151,11 @@ report() {
   killed=$(awk -F, '$2 == "killed"' "$dir/results.csv" | wc -l)
   read -r nruns tsim < "$dir/sim.txt"
   t1=$(date +%s)
-  if [ "${FORMAL:-1}" = 1 ]; then
+  if [ "${FORMAL:-1}" = 1 ] && [ "${#surv[@]}" -gt 0 ]; then
+    # FORMAL_JOBS proofs at a time, each verdict into formal/m<K>.verdict.
+    printf "%s\n" "${surv[@]}" | xargs -P "${FORMAL_JOBS:-1}" -I{} "$0" prove "$dir" "$top" {} verdict
     for k in "${surv[@]}"; do
-      v=$(prove "$dir" "$top" "$k")
+      v=$(cat "$dir/formal/m$k.verdict")
       printf '  survivor %3d: %s\n' "$k" "$v"
       awk -F, -v OFS=, -v k="$k" -v v="$v" '$1 == k { $4 = "\"" v "\"" } 1' \
         "$dir/results.csv" > "$dir/results.csv.tmp" && mv "$dir/results.csv.tmp" "$dir/results.csv"
