@@ -572,7 +572,8 @@ ymut_runs_c104_net = $(C104N_MUT_RUNS)
 YMUT_TB  := $(ymut_tb_$(BLOCK))
 YMUT_BIN := $(YMUT_DIR)/vl/$(word 1,$(YMUT_TB))
 
-$(YMUT_DIR)/config.stamp: STAMP = $(N) $(SEED) $(ymut_rtl_$(BLOCK)) $(ymut_set_$(BLOCK))
+# (without the quote of 32'h..., which would end the stamp recipe's quoting)
+$(YMUT_DIR)/config.stamp: STAMP = $(N) $(SEED) $(ymut_rtl_$(BLOCK)) $(subst ',,$(ymut_set_$(BLOCK)))
 $(YMUT_DIR)/netlist.v: $(YMUT_DIR)/config.stamp scripts/mutants_yosys.sh $(ymut_rtl_$(BLOCK))
 	scripts/mutants_yosys.sh gen $(YMUT_DIR) $(ymut_mod_$(BLOCK)) $(N) $(SEED) \
 	  "$(ymut_set_$(BLOCK))" "$(ymut_wp_$(BLOCK))" $(ymut_rtl_$(BLOCK))
