@@ -154,14 +154,17 @@ report() {
   if [ "${FORMAL:-1}" = 1 ] && [ "${#surv[@]}" -gt 0 ]; then
     # FORMAL_JOBS proofs at a time, each verdict into formal/m<K>.verdict.
     printf "%s\n" "${surv[@]}" | xargs -P "${FORMAL_JOBS:-1}" -I{} "$0" prove "$dir" "$top" {} verdict
-    for k in "${surv[@]}"; do
-      v=$(cat "$dir/formal/m$k.verdict")
-      printf '  survivor %3d: %s\n' "$k" "$v"
-      awk -F, -v OFS=, -v k="$k" -v v="$v" '$1 == k { $4 = "\"" v "\"" } 1' \
-        "$dir/results.csv" > "$dir/results.csv.tmp" && mv "$dir/results.csv.tmp" "$dir/results.csv"
-    done
+    echo "$(( $(date +%s) - t1 ))" > "$dir/formal/time.txt"
   fi
-  local tf=$(( $(date +%s) - t1 ))
+  # The verdicts into the CSV; with FORMAL=0, those of an earlier (perhaps interrupted) run.
+  for k in "${surv[@]}"; do
+    [ -s "$dir/formal/m$k.verdict" ] || continue
+    v=$(cat "$dir/formal/m$k.verdict")
+    printf "  survivor %3d: %s\n" "$k" "$v"
+    awk -F, -v OFS=, -v k="$k" -v v="$v" '$1 == k { $4 = "\"" v "\"" } 1' \
+      "$dir/results.csv" > "$dir/results.csv.tmp" && mv "$dir/results.csv.tmp" "$dir/results.csv"
+  done
+  local tf; tf=$(cat "$dir/formal/time.txt" 2>/dev/null || echo "?")
   verdict() { awk -F, -v k="$1" '$1 == k { v = $4; gsub(/"/, "", v); print (v == "" ? "not tried" : v) }' "$dir/results.csv"; }
   for k in "${surv[@]}"; do case "$(verdict "$k")" in proved*) proved=$((proved + 1)) ;; esac; done
   local score adj
