@@ -13,7 +13,7 @@
 #     runs mutant 0 (must pass all) and mutants 1..N through the runs in order (killed by the first
 #     failing one), tries to prove each survivor equivalent, and writes DIR/results.csv and
 #     DIR/summary.md. FORMAL=0 skips the proofs; FORMAL_TIMEOUT (s, default 300) bounds each,
-#     FORMAL_SEQ (default 2) is its induction length, FORMAL_JOBS (default 1) run at once.
+#     FORMAL_SEQ (default 1) is its induction length, FORMAL_JOBS (default 1) run at once.
 set -euo pipefail
 
 gen() {
@@ -65,7 +65,9 @@ gen() {
 # with only mutation K applied (gate), every net of the same name paired by equiv_make, merged
 # where structurally equal (equiv_struct), proved by equiv_simple and then by temporal induction
 # (equiv_induct, FORMAL_SEQ steps) assuming the pairs that hold. The asynchronous reset is made
-# synchronous (async2sync) and memories become flip-flops.
+# synchronous (async2sync), memories become flip-flops, and every output port gets a buffer of its
+# own (insbuf): otherwise an output is one net with the register behind it and equiv_make pairs
+# it under the register's name, which hid a differing output among the "internal" nets.
 # Both copies start from the same reset state (same reset values), which is the base case
 # equiv_induct leaves to the user. The mutant counts as equivalent when every output port's pair is
 # proved (the lockstep compares outputs, dbg_*_o registers included); an internal net may still
@@ -83,11 +85,12 @@ $line
 memory_map
 opt_clean
 async2sync
+insbuf o:*
 equiv_make gold gate eq
 hierarchy -top eq
 equiv_struct
 equiv_simple
-equiv_induct -seq ${FORMAL_SEQ:-2}
+equiv_induct -seq ${FORMAL_SEQ:-1}
 equiv_status
 YS
   timeout "${FORMAL_TIMEOUT:-300}" yosys -q -l "$log" -s "$ys" >/dev/null 2>&1 || rc=$?
@@ -108,6 +111,8 @@ YS
 # prove DIR TOP K [verdict]: the verdict on stdout, or into DIR/formal/mK.verdict.
 prove() {
   mkdir -p "$1/formal"
+  # FORMAL_RESUME=1 keeps the verdicts of an interrupted run.
+  if [ "${4:-}" = verdict ] && [ "${FORMAL_RESUME:-0}" = 1 ] && [ -s "$1/formal/m$3.verdict" ]; then return; fi
   if [ "${4:-}" = verdict ]; then prove_one "$1" "$2" "$3" > "$1/formal/m$3.verdict"; else prove_one "$1" "$2" "$3"; fi
 }
 
