@@ -64,20 +64,22 @@ gen() {
 # One survivor's proof with Yosys's equivalence flow: the flattened design (gold) against a copy
 # with only mutation K applied (gate), every net of the same name paired by equiv_make, merged
 # where structurally equal (equiv_struct), proved by equiv_simple and then by temporal induction
-# (equiv_induct, FORMAL_SEQ steps) assuming the pairs that hold. The asynchronous reset is made
-# synchronous (async2sync), memories become flip-flops, and every output port gets a buffer of its
-# own (insbuf): otherwise an output is one net with the register behind it and equiv_make pairs
-# it under the register's name, which hid a differing output among the "internal" nets.
-# Both copies start from the same reset state (same reset values), which is the base case
-# equiv_induct leaves to the user. The mutant counts as equivalent when every output port's pair is
-# proved (the lockstep compares outputs, dbg_*_o registers included); an internal net may still
-# differ (the mutated net itself, when the difference is masked). Prints the verdict.
+# (equiv_induct, FORMAL_SEQ steps). The asynchronous reset is made synchronous (async2sync),
+# memories become flip-flops, and every output port gets a buffer of its own (insbuf), so that an
+# output is paired under its own name. Both copies start from the same reset state, the base case
+# equiv_induct leaves to the user. Every pair is proved assuming the others hold, so only a result
+# with no unproven pair is a proof. The mutated net itself is often such a pair (it differs, but
+# the difference is masked): a net whose pair is unproven and that is no output is then left
+# unpaired (equiv_make -blacklist) and the proof run again, up to three rounds. Prints the verdict.
 prove_one() {
-  local dir=$1 top=$2 k=$3 line ys log rc=0 outs bad
+  local dir=$1 top=$2 k=$3 line ys log rc outs round bl nun nout
   line=$(sed -n "${k}p" "$dir/list.txt" | sed "s/ -module $top / -module gate /")
-  ys=$dir/formal/m$k.ys; log=$dir/formal/m$k.log
-  mkdir -p "$dir/formal"
-  cat > "$ys" <<YS
+  bl=$dir/formal/m$k.blacklist
+  : > "$bl"
+  outs=$(awk '/^  output / { n = $NF; sub(/,$/, "", n); print n }' "$dir/wrapper.sv" | paste -sd'|')
+  for round in 1 2 3; do
+    ys=$dir/formal/m$k.$round.ys; log=$dir/formal/m$k.$round.log
+    cat > "$ys" <<YS
 read_rtlil $dir/base.il
 copy $top gate
 rename $top gold
@@ -86,26 +88,35 @@ memory_map
 opt_clean
 async2sync
 insbuf o:*
-equiv_make gold gate eq
+equiv_make -blacklist $bl gold gate eq
 hierarchy -top eq
 equiv_struct
 equiv_simple
 equiv_induct -seq ${FORMAL_SEQ:-1}
 equiv_status
 YS
-  timeout "${FORMAL_TIMEOUT:-300}" yosys -q -l "$log" -s "$ys" >/dev/null 2>&1 || rc=$?
-  if [ "$rc" -ne 0 ] || ! grep -q "Of those cells" "$log"; then
-    echo "not proved (timeout ${FORMAL_TIMEOUT:-300} s or error)"; return
-  fi
-  outs=$(awk '/^  output / { n = $NF; sub(/,$/, "", n); print n }' "$dir/wrapper.sv" | paste -sd'|')
-  bad=$(grep "Unproven \$equiv" "$log" | grep -cE "\\\\($outs)_gold( |\\[|\$)" || true)
-  if ! grep -q "Unproven \$equiv" "$log"; then
-    echo "proved equivalent"
-  elif [ "$bad" -eq 0 ]; then
-    echo "proved equivalent (outputs; $(grep -c "Unproven \$equiv" "$log") internal net bits differ)"
-  else
-    echo "not proved ($bad output bits unproven)"
-  fi
+    rc=0
+    timeout "${FORMAL_TIMEOUT:-300}" yosys -q -l "$log" -s "$ys" >/dev/null 2>&1 || rc=$?
+    if [ "$rc" -ne 0 ] || ! grep -q "Of those cells" "$log"; then
+      echo "not proved (timeout ${FORMAL_TIMEOUT:-300} s or error, round $round)"; return
+    fi
+    nun=$(grep -c "Unproven \$equiv" "$log" || true)
+    if [ "$nun" -eq 0 ]; then
+      if [ -s "$bl" ]; then
+        echo "proved equivalent ($(paste -sd' ' "$bl") unpaired)"
+      else
+        echo "proved equivalent"
+      fi
+      return
+    fi
+    nout=$(grep "Unproven \$equiv" "$log" | grep -cE "\\\\($outs)_gold( |\\[|\$)" || true)
+    if [ "$nout" -gt 0 ]; then
+      echo "not proved ($nout output bits unproven)"; return
+    fi
+    # The unproven nets' names (\name_gold [bit]) onto the blacklist.
+    grep "Unproven \$equiv" "$log" | sed -n 's/.*: \\\([^ ]*\)_gold.*/\1/p' | sort -u >> "$bl"
+  done
+  echo "not proved ($nun internal net bits unproven after 3 rounds)"
 }
 
 # prove DIR TOP K [verdict]: the verdict on stdout, or into DIR/formal/mK.verdict.
