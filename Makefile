@@ -49,7 +49,7 @@ LOCKSTEP := $(VL_DIR)/Vdslink
 .PHONY: all deps lib run test coverage test-unit test-lockstep test-bp3 lint synth check-ports mutants \
         figures figures-doc figures-plot soak clean help lockstep bench reproduce test-c104-unit test-mp1-rm mutants-mp1-rm test-mp1-plane mutants-mp1-plane test-mp1-chip mutants-mp1-chip test-mp1-mesh mutants-mp1-mesh test-mp1-torus \
         test-mp1-awf2 check-ports-awf2 mutants-mp1-rm-awf2 test-c104 test-c104-bit mutants-c104 lockstep-c104 \
-        test-c104-net mutants-c104-net reproduce-c104
+        test-c104-net mutants-c104-net reproduce-c104 mutants-yosys mutants-yosys-all
 
 all: lib $(BUILD)/madpost $(LOCKSTEP)
 
@@ -75,6 +75,9 @@ help:
 	@echo "make test-mp1-awf2    every MP1 level's lockstep and the port check with two-flit address"
 	@echo "                      words (AWF = 2, docs/mp1.md §14), short runs"
 	@echo "make mutants-mp1-rm|...-plane|...-chip|...-mesh               its mutants"
+	@echo "make mutants-yosys BLOCK=dslink|mp1_rm|mp1_plane|mp1_chip|c104|mp1_mesh|c104_net N=200 SEED=1"
+	@echo "                N Yosys netlist mutants (mcy flow) against the lockstep, survivors to a proof,"
+	@echo "                into build/ymut/BLOCK/ (mutants-yosys-all: every block; not in make test)"
 	@echo "make soak       long random lockstep runs (SOAK_CYCLES, SOAK_SEEDS)"
 	@echo "make coverage   every lockstep under Verilator coverage with the tb/cov/ coverpoints, into"
 	@echo "               docs/coverage.md (make coverage-<block>: one block; not in make test)"
@@ -595,6 +598,84 @@ mutants-mp1-chip: $(MP1C_MUT_DIR)/Vmp1_chip
 
 mutants-mp1-mesh: $(MP1M_MUT_DIR)/Vmp1_mesh
 	@scripts/mutants.sh $(MP1M_MUT_DIR)/Vmp1_mesh tb/mp1_mesh_mutants.txt mp1_mesh $(MP1M_MUT_RUNS)
+
+# ---- Yosys mutants (mcy flow; scripts/mutants_yosys.sh, tb/README.md; not in make test) ----------
+# make mutants-yosys BLOCK=dslink|mp1_rm|mp1_plane|mp1_chip|c104|mp1_mesh|c104_net N=200 SEED=1:
+# N netlist mutations of the block (mp1_mesh: of its chip, c104_net: of its switch) in one netlist
+# behind a wrapper of the block's name, run through the block's mutant runs; survivors go to a
+# Yosys proof. Results in build/ymut/<BLOCK>/.
+BLOCK ?= dslink
+N     ?= 200
+SEED  ?= 1
+YMUT_BLOCKS := dslink mp1_rm mp1_plane mp1_chip c104 mp1_mesh c104_net
+YMUT_DIR := $(BUILD)/ymut/$(BLOCK)
+# Per block: the mutated module and its RTL, the Yosys setup (the lockstep build's parameters),
+# the parameters the wrapper accepts from an instantiating module, then the lockstep build
+# (prefix, top, testbench, other RTL, Verilator and C flags) and the runs.
+ymut_mod_dslink := $(DSLINK_TOP)
+ymut_rtl_dslink := $(DSLINK_RTL)
+ymut_tb_dslink  := Vdslink $(DSLINK_TOP) tb/dslink_lockstep.cpp
+ymut_cf_dslink  := $(DSLINK_CFLAGS)
+ymut_runs_dslink = $(DSLINK_MUT_RUNS)
+ymut_mod_mp1_rm := $(MP1_RM_TOP)
+ymut_rtl_mp1_rm := $(MP1_RM_RTL)
+ymut_wp_mp1_rm  := parameter int AWF = 1
+ymut_tb_mp1_rm  := Vmp1_rm $(MP1_RM_TOP) tb/mp1_rm_lockstep.cpp
+ymut_cf_mp1_rm  := -DLOCKSTEP_CMP_REGS=1
+ymut_runs_mp1_rm = $(foreach t,$(RM_DIRECTED),'--test $(t)') $(MP1_MUT_RUNS)
+ymut_mod_mp1_plane := $(MP1_PLANE_TOP)
+ymut_rtl_mp1_plane := $(MP1_PLANE_RTL)
+ymut_wp_mp1_plane  := parameter int AWF = 1
+ymut_tb_mp1_plane  := Vmp1_plane $(MP1_PLANE_TOP) tb/mp1_plane_lockstep.cpp
+ymut_runs_mp1_plane = $(MP1_MUT_RUNS)
+ymut_mod_mp1_chip := $(MP1_CHIP_TOP)
+ymut_rtl_mp1_chip := $(MP1_CHIP_RTL)
+ymut_wp_mp1_chip  := parameter int AWF = 1
+ymut_tb_mp1_chip  := Vmp1_chip $(MP1_CHIP_TOP) tb/mp1_chip_lockstep.cpp
+ymut_cf_mp1_chip  := -DLOCKSTEP_CMP_REGS=1
+ymut_runs_mp1_chip = $(foreach t,$(CHIP_DIRECTED),'--test $(t)') $(MP1_MUT_RUNS)
+ymut_mod_mp1_mesh := $(MP1_CHIP_TOP)
+ymut_rtl_mp1_mesh := $(MP1_CHIP_RTL)
+ymut_wp_mp1_mesh  := parameter int AWF = 1
+ymut_tb_mp1_mesh  := Vmp1_mesh mp1_mesh tb/mp1_mesh_lockstep.cpp rtl/mp1_mesh.sv
+ymut_vf_mp1_mesh  := $(MP1M_VFLAGS)
+ymut_cf_mp1_mesh  := $(MP1M_CFLAGS)
+ymut_runs_mp1_mesh = $(MP1M_MUT_RUNS)
+ymut_mod_c104 := $(C104_TOP)
+ymut_rtl_c104 := $(C104_RTL)
+ymut_set_c104 := chparam -set TokPorts 32'hFFFFFFF0 $(C104_TOP)
+ymut_wp_c104  := parameter logic [31:0] TokPorts = 32'h0
+ymut_tb_c104  := Vc104 $(C104_TOP) tb/c104_lockstep.cpp
+ymut_vf_c104  := -GTokPorts=32\'hFFFFFFF0
+ymut_cf_c104  := $(call c104_cflags,FFFFFFF0)
+ymut_runs_c104 = $(C104_MUT_RUNS)
+ymut_mod_c104_net := $(C104_TOP)
+ymut_rtl_c104_net := $(C104_RTL)
+ymut_set_c104_net := chparam -set TokPorts 32'h$(C104N_TOK) $(C104_TOP)
+ymut_wp_c104_net  := parameter logic [31:0] TokPorts = 32'h0
+ymut_tb_c104_net  := Vc104net c104_net_tb tb/c104_net_lockstep.cpp tb/c104_net_tb.sv
+ymut_vf_c104_net  := $(C104N_VFLAGS)
+ymut_cf_c104_net  := $(C104N_CFLAGS)
+ymut_runs_c104_net = $(C104N_MUT_RUNS)
+YMUT_TB  := $(ymut_tb_$(BLOCK))
+YMUT_BIN := $(YMUT_DIR)/vl/$(word 1,$(YMUT_TB))
+
+# (without the quote of 32'h..., which would end the stamp recipe's quoting)
+$(YMUT_DIR)/config.stamp: STAMP = $(N) $(SEED) $(ymut_rtl_$(BLOCK)) $(subst ',,$(ymut_set_$(BLOCK)))
+$(YMUT_DIR)/netlist.v: $(YMUT_DIR)/config.stamp scripts/mutants_yosys.sh $(ymut_rtl_$(BLOCK))
+	scripts/mutants_yosys.sh gen $(YMUT_DIR) $(ymut_mod_$(BLOCK)) $(N) $(SEED) \
+	  "$(ymut_set_$(BLOCK))" "$(ymut_wp_$(BLOCK))" $(ymut_rtl_$(BLOCK))
+
+$(YMUT_BIN): $(YMUT_DIR)/netlist.v $(word 3,$(YMUT_TB)) tb/lockstep.h $(MP1_TB_DEPS) tb/c104_common.h
+	@mkdir -p $(@D)
+	$(call vl_build,$(word 1,$(YMUT_TB)),$(word 2,$(YMUT_TB)),$(@D),$(YMUT_DIR)/wrapper.sv $(YMUT_DIR)/netlist.v $(wordlist 4,9,$(YMUT_TB)),$(word 3,$(YMUT_TB)),$(ymut_vf_$(BLOCK)),$(ymut_cf_$(BLOCK)))
+
+mutants-yosys: $(YMUT_BIN)
+	@SEED=$(SEED) scripts/mutants_yosys.sh run $(YMUT_DIR) $(BLOCK) $(ymut_mod_$(BLOCK)) $(YMUT_BIN) \
+	  $(ymut_runs_$(BLOCK))
+
+mutants-yosys-all:
+	@set -e; for b in $(YMUT_BLOCKS); do $(MAKE) --no-print-directory mutants-yosys BLOCK=$$b; done
 
 # ---- Link figures -----------------------------------------------------------------------------------
 figures: $(BUILD)/madpost
