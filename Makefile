@@ -118,10 +118,10 @@ MADPOST_SRC := tools/madpost.c tools/madpost_sim.c tools/madpost_c104.c tools/ma
 $(BUILD)/madpost: $(MADPOST_SRC) tools/madpost_opt.h $(LIB) $(CMODEL_HDR)
 	$(CC) $(ALLCFLAGS) $(MADPOST_SRC) $(LIB) $(LDLIBS) -o $@
 
-$(BUILD)/mutgen: tools/mutgen.c
+$(BUILD)/mutgen: tools/mutgen.c tools/mutgen_text.h
 	$(CC) $(ALLCFLAGS) $< -o $@
 
-$(BUILD)/mutgen_reset: tools/mutgen_reset.c
+$(BUILD)/mutgen_reset: tools/mutgen_reset.c tools/mutgen_text.h
 	$(CC) $(ALLCFLAGS) $< -o $@
 
 # ---- Unit tests (cmocka), plain and under ASan + UBSan ------------------------------------------

@@ -7,14 +7,9 @@
 set -uo pipefail
 bin=$1; list=$2; blk=$3; shift 3
 runs=("$@")
-run_all() { # $1 = mutant; prints the killing run, returns 0 if killed
-  local r
-  for r in "${runs[@]}"; do
-    # shellcheck disable=SC2086
-    "$bin" $r "+mutant=$1" >/dev/null 2>&1 || { echo "$r"; return 0; }
-  done
-  return 1
-}
+# shellcheck source=scripts/killing_run.sh
+. "$(dirname "$0")/killing_run.sh"
+run_all() { killing_run "$bin" "$1" "${runs[@]}"; }
 if killer=$(run_all 0); then
   echo "$blk mutants: the unmutated build fails test $killer; fix that first"; exit 1
 fi

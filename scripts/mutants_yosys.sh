@@ -15,6 +15,8 @@
 #     DIR/summary.md. FORMAL=0 skips the proofs; FORMAL_TIMEOUT (s, default 300) bounds each,
 #     FORMAL_SEQ (default 1) is its induction length, FORMAL_JOBS (default 1) run at once.
 set -euo pipefail
+# shellcheck source=scripts/killing_run.sh
+. "$(dirname "$0")/killing_run.sh"
 
 gen() {
   local dir=$1 top=$2 n=$3 seed=$4 setup=$5 wparams=$6; shift 6
@@ -131,14 +133,7 @@ run() {
   local dir=$1 blk=$2 top=$3 bin=$4; shift 4
   local runs=("$@") t0 killer n killed=0 k line status
   t0=$(date +%s)
-  run_all() { # $1 = mutant; prints the killing run, returns 0 if killed
-    local r
-    for r in "${runs[@]}"; do
-      # shellcheck disable=SC2086
-      "$bin" $r "+mutant=$1" >/dev/null 2>&1 || { echo "$r"; return 0; }
-    done
-    return 1
-  }
+  run_all() { killing_run "$bin" "$1" "${runs[@]}"; }
   if killer=$(run_all 0); then
     echo "$blk mutants-yosys: the unmutated netlist fails run '$killer'; the flow is broken"; exit 1
   fi

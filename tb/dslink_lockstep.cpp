@@ -758,6 +758,16 @@ void race_restart(Tb &tb) {
   tb.peer_ = ScriptPeer{};
   tb.peer_.bp = tb.cfg_.bit_period;
 }
+// Runs the script up to n cycles; the state end a was in when error counter `cnt` went up (Run,
+// which no error here can hit, if it did not).
+uint32_t state_hit(Tb &tb, uint32_t n, uint32_t dslink_regs_t::*cnt) {
+  for (uint32_t k = 0; k < n; k++) {
+    const uint32_t st = tb.st(0), before = tb.r(0).*cnt;
+    run_script(tb, 1);
+    if (tb.r(0).*cnt != before) return st;
+  }
+  return DSLINK_ST_RUN;
+}
 void t_race(Tb &tb) {
   const uint32_t bp = tb.cfg_.bit_period, T = tb.cfg_.timeout_cycles, W = tb.cfg_.wait_cycles;
   const uint32_t span = 12 * bp;  // a NULL (8 bits) and some: the first token's arrival time
@@ -792,12 +802,7 @@ void t_race(Tb &tb) {
     run_script(tb, off);
     tb.peer_.frozen = true;
     // which state the disconnect hits: ErrorWait, or Ready/Started after it
-    uint32_t hit = DSLINK_ST_RUN;
-    for (uint32_t k = 0; k < dc + 4 && hit == DSLINK_ST_RUN; k++) {
-      const uint32_t st = tb.st(0), disc = tb.r(0).cnt_disc_err;
-      run_script(tb, 1);
-      if (tb.r(0).cnt_disc_err != disc) hit = st;
-    }
+    const uint32_t hit = state_hit(tb, dc + 4, &dslink_regs_t::cnt_disc_err);
     (hit == DSLINK_ST_ERROR_WAIT ? won : lost)[2]++;
   }
   // 4. ErrorWait: a token with bad parity against ErrorWait's end.
@@ -808,12 +813,7 @@ void t_race(Tb &tb) {
     run_script(tb, off);
     tb.peer_.bits.clear();
     tb.peer_.ctl(DSLINK_CTL_FCT, true);
-    uint32_t hit = DSLINK_ST_RUN;
-    for (uint32_t k = 0; k < span + 4 && hit == DSLINK_ST_RUN; k++) {
-      const uint32_t st = tb.st(0), par = tb.r(0).cnt_par_err;
-      run_script(tb, 1);
-      if (tb.r(0).cnt_par_err != par) hit = st;
-    }
+    const uint32_t hit = state_hit(tb, span + 4, &dslink_regs_t::cnt_par_err);
     (hit == DSLINK_ST_ERROR_WAIT ? won : lost)[3]++;
   }
   const char *what[4] = {"Started timeout / NULL", "Connecting timeout / FCT",

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mutgen_text.h"
+
 enum { MAX_MUT = 256 };
 
 typedef struct {
@@ -52,30 +54,6 @@ static char *trim(char *s) {
   return s;
 }
 
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "mutgen: cannot read %s\n", path);
-    exit(2);
-  }
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *b = malloc((size_t)n + 1);
-  if (!b || fread(b, 1, (size_t)n, f) != (size_t)n) {
-    fprintf(stderr, "mutgen: cannot read %s\n", path);
-    exit(2);
-  }
-  b[n] = 0;
-  fclose(f);
-  return b;
-}
-
-static const char *base_name(const char *p) {
-  const char *s = strrchr(p, '/');
-  return s ? s + 1 : p;
-}
-
 static int by_pos(const void *a, const void *b) {
   const mutant_t *x = a, *y = b;
   return x->pos < y->pos ? -1 : x->pos > y->pos;
@@ -88,7 +66,7 @@ int main(int argc, char **argv) {
   }
   static mutant_t m[MAX_MUT];
   int n = 0;
-  char *list = slurp(argv[1]);
+  char *list = mutgen_slurp("mutgen", argv[1]);
   int lineno = 0;
   for (char *line = strtok(list, "\n"); line; line = strtok(NULL, "\n")) {
     lineno++;
@@ -122,8 +100,8 @@ int main(int argc, char **argv) {
   }
   int used = 0;
   for (int a = 3; a < argc; a++) {
-    const char *name = base_name(argv[a]);
-    char *src = slurp(argv[a]);
+    const char *name = mutgen_base_name(argv[a]);
+    char *src = mutgen_slurp("mutgen", argv[a]);
     mutant_t here[MAX_MUT];
     int k = 0;
     for (int i = 0; i < n; i++) {

@@ -10,36 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "mutgen_reset: cannot read %s\n", path);
-    exit(2);
-  }
-  char *b = NULL;
-  size_t n = 0, cap = 0, got;
-  do {
-    if (n + 4096 + 1 > cap) {
-      cap = 2 * cap + 8192;
-      char *nb = realloc(b, cap);
-      if (!nb) {
-        fprintf(stderr, "mutgen_reset: out of memory\n");
-        exit(2);
-      }
-      b = nb;
-    }
-    got = fread(b + n, 1, 4096, f);
-    n += got;
-  } while (got == 4096);
-  b[n] = 0;
-  fclose(f);
-  return b;
-}
-
-static const char *base_name(const char *p) {
-  const char *s = strrchr(p, '/');
-  return s ? s + 1 : p;
-}
+#include "mutgen_text.h"
 
 /* The literal that follows `lit` in the typedef enum declaring it ("" if lit is no enum
  * literal), cyclically: members are written `Name = N'dV,` one to a line. */
@@ -102,8 +73,8 @@ static void print_mutant(const char *file, const char *src, const char *line) {
 
 /* Every assignment between "if (!rst_ni) begin" and its matching "end". */
 static int list_file(const char *path) {
-  char *src = slurp(path);
-  const char *file = base_name(path);
+  char *src = mutgen_slurp("mutgen_reset", path);
+  const char *file = mutgen_base_name(path);
   int count = 0;
   for (char *r = strstr(src, "if (!rst_ni) begin"); r; r = strstr(r + 1, "if (!rst_ni) begin")) {
     int depth = 0;
