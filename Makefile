@@ -219,8 +219,9 @@ define vl_build
 	@echo "== verilator: building $(2) ($(1)) in $(3)"
 	@rm -f $@
 	verilator --cc --exe --build -j $(JOBS) --prefix $(1) --top-module $(2) -Wno-fatal -O3 \
-	  --x-assign fast --x-initial fast $(6) -Mdir $(3) \
-	  -CFLAGS "-O2 -I$(CURDIR)/include -I$(CURDIR)/tb $(7)" -LDFLAGS "$(CURDIR)/$(LIB)" \
+	  --x-assign fast --x-initial fast --vpi $(6) -Mdir $(3) \
+	  -CFLAGS "-O2 -I$(CURDIR)/include -I$(CURDIR)/tb -DLOCKSTEP_TOP='\"$(2)\"' $(7)" \
+	  -LDFLAGS "$(CURDIR)/$(LIB)" $(CURDIR)/tb/backdoor.vlt \
 	  $(4) $(CURDIR)/$(5) > $(3)/build.log 2>&1 || { tail -40 $(3)/build.log; exit 1; }
 endef
 
@@ -240,13 +241,13 @@ DSLINK_VFLAGS := $(addprefix -G,$(subst $(comma), ,$(DSLINK_PARAMS))) $(if $(fil
 DSLINK_CFLAGS := -DDSLINK_GPARAMS='\"$(DSLINK_PARAMS)\"' -DLOCKSTEP_CMP_REGS=$(DSLINK_CMP_REGS)
 $(VL_DIR)/config.stamp: STAMP = $(DSLINK_RTL) $(DSLINK_TOP) $(DSLINK_PARAMS) $(DSLINK_CMP_REGS) $(TRACE)
 
-$(LOCKSTEP): $(VL_DIR)/config.stamp tb/dslink_lockstep.cpp tb/lockstep.h $(LIB) $(CMODEL_HDR) $(DSLINK_RTL)
+$(LOCKSTEP): $(VL_DIR)/config.stamp tb/dslink_lockstep.cpp tb/lockstep.h tb/backdoor.h tb/backdoor.vlt $(LIB) $(CMODEL_HDR) $(DSLINK_RTL)
 	$(call vl_build,Vdslink,$(DSLINK_TOP),$(VL_DIR),$(DSLINK_RTL),tb/dslink_lockstep.cpp,$(DSLINK_VFLAGS),$(DSLINK_CFLAGS))
 
 lockstep: $(LOCKSTEP)
 
 DIRECTED := startup packets credit parity escape disconnect credit_rx credit_tx proto timeout cut \
-            abort link_en reset race
+            abort link_en reset race spill counters
 RANDOM_CYCLES ?= 2000000
 RANDOM_SEEDS  ?= 1 2
 FAULT_SEEDS   ?= 3 4
@@ -303,7 +304,7 @@ MP1M_CFLAGS     := -DMESH_KX=$(MESH_KX) -DMESH_KY=$(MESH_KY) -DMESH_LVKX=$(MESH_
                    -DMESH_LVKY=$(MESH_LVK) -DLOCKSTEP_CMP_REGS=$(MP1_CHIP_CMP_REGS) $(MP1_AWF_CFLAGS)
 MP1_SEEDS       ?= 1 2 3 4 5 6 7 8 9 10
 MP1_CYCLES      ?= 200000
-MP1_TB_DEPS     := tb/mp1_stim.h tb/lockstep.h $(LIB) $(CMODEL_HDR)
+MP1_TB_DEPS     := tb/mp1_stim.h tb/lockstep.h tb/backdoor.h tb/backdoor.vlt $(LIB) $(CMODEL_HDR)
 MP1_MUT_RUNS    := $(foreach s,1 2 3 4 5 6,'--seed $(s) --cycles 100000')
 
 $(MP1_VL_DIR)/config.stamp: STAMP = $(MP1_RM_RTL) $(MP1_RM_TOP) $(MP1_RM_CMP_REGS) $(MP1_AWF)
@@ -369,7 +370,7 @@ test-mp1-chip: $(MP1C_LOCKSTEP)
 # -GTokPorts, the testbench -DC104_TOK_PORTS): c104_tok (FFFFFFF0, ports 0-3 on the full D/S path:
 # the directed cases and most runs), c104_b16 (FFFF0000, 16 links) and c104_bit (0, every port a
 # link; its own target: the largest build).
-C104_TB_DEPS    := tb/c104_lockstep.cpp tb/c104_common.h tb/lockstep.h $(LIB) $(CMODEL_HDR)
+C104_TB_DEPS    := tb/c104_lockstep.cpp tb/c104_common.h tb/lockstep.h tb/backdoor.h tb/backdoor.vlt $(LIB) $(CMODEL_HDR)
 C104_TRACE_FLAG := $(if $(filter 1,$(C104_TRACE)),--trace)
 c104_vflags      = -GTokPorts=32\'h$(1) $(C104_TRACE_FLAG)
 c104_cflags      = -DC104_TOK_PORTS=0x$(1)u -DLOCKSTEP_CMP_REGS=$(C104_CMP_REGS)
@@ -439,7 +440,7 @@ C104N_VFLAGS    := -GTokPorts=32\'h$(C104N_TOK) +define+C104_MODULE=$(C104_TOP)
 # -O1 (after the recipe's -O2): four switches are about 40 MB of generated C++; -O1 compiles it in
 # about half the time of -O2 and runs the tests only a little slower.
 C104N_CFLAGS    := -DC104_NET_TOK_PORTS=0x$(C104N_TOK)u -DLOCKSTEP_CMP_REGS=$(C104_CMP_REGS) -O1
-C104N_TB_DEPS   := tb/c104_net_lockstep.cpp tb/c104_common.h tb/lockstep.h $(LIB) $(CMODEL_HDR)
+C104N_TB_DEPS   := tb/c104_net_lockstep.cpp tb/c104_common.h tb/lockstep.h tb/backdoor.h tb/backdoor.vlt $(LIB) $(CMODEL_HDR)
 C104N_VL_DIR    ?= $(BUILD)/vl/c104_net
 C104N_LOCKSTEP  := $(C104N_VL_DIR)/Vc104net
 C104N_MUT_DIR   := $(BUILD)/vl/c104_net_mut
@@ -487,7 +488,7 @@ define cov_build
 	@mkdir -p $(@D)
 	$(call vl_build,$(1),$(2),$(@D),$(3),$(4),$(COV_KIND) $(COV_MAKEFLAGS) $(5),$(6))
 endef
-$(COV_DIR)/dslink/Vdslink: tb/dslink_lockstep.cpp tb/lockstep.h $(LIB) $(DSLINK_RTL) tb/cov/dslink_cov.sv
+$(COV_DIR)/dslink/Vdslink: tb/dslink_lockstep.cpp tb/lockstep.h tb/backdoor.h tb/backdoor.vlt $(LIB) $(DSLINK_RTL) tb/cov/dslink_cov.sv
 	$(call cov_build,Vdslink,$(DSLINK_TOP),$(DSLINK_RTL) tb/cov/dslink_cov.sv,tb/dslink_lockstep.cpp,,$(DSLINK_CFLAGS))
 $(COV_DIR)/mp1_rm/Vmp1_rm: tb/mp1_rm_lockstep.cpp $(MP1_TB_DEPS) $(MP1_RM_RTL) tb/cov/mp1_rm_cov.sv
 	$(call cov_build,Vmp1_rm,$(MP1_RM_TOP),$(MP1_RM_RTL) tb/cov/mp1_rm_cov.sv,tb/mp1_rm_lockstep.cpp,,-DLOCKSTEP_CMP_REGS=1)
@@ -556,7 +557,7 @@ MP1C_MUT_DIR := $(BUILD)/vl/mp1_chip_mut
 MP1M_MUT_DIR := $(BUILD)/vl/mp1_mesh_mut
 MP1M_MUT_RUNS = $(foreach t,$(MESH_DIRECTED),'--test $(t)') $(foreach s,1 2 3 4,'--seed $(s) --cycles 20000')
 
-$(MUT_DIR)/Vdslink: $(BUILD)/mut/dslink.txt $(BUILD)/mutgen tb/dslink_lockstep.cpp tb/lockstep.h $(LIB) $(DSLINK_RTL)
+$(MUT_DIR)/Vdslink: $(BUILD)/mut/dslink.txt $(BUILD)/mutgen tb/dslink_lockstep.cpp tb/lockstep.h tb/backdoor.h tb/backdoor.vlt $(LIB) $(DSLINK_RTL)
 	$(call vl_mutants,Vdslink,$(DSLINK_TOP),$(MUT_DIR),$(DSLINK_RTL),tb/dslink_lockstep.cpp,$(BUILD)/mut/dslink.txt,$(DSLINK_CFLAGS))
 
 $(MP1_MUT_DIR)/Vmp1_rm: $(BUILD)/mut/mp1_rm.txt $(BUILD)/mutgen tb/mp1_rm_lockstep.cpp $(MP1_TB_DEPS) $(MP1_RM_RTL)
@@ -665,13 +666,14 @@ $(YMUT_DIR)/config.stamp: STAMP = $(N) $(SEED) $(ymut_rtl_$(BLOCK)) $(subst ',,$
 $(YMUT_DIR)/netlist.v: $(YMUT_DIR)/config.stamp scripts/mutants_yosys.sh $(ymut_rtl_$(BLOCK))
 	scripts/mutants_yosys.sh gen $(YMUT_DIR) $(ymut_mod_$(BLOCK)) $(N) $(SEED) \
 	  "$(ymut_set_$(BLOCK))" "$(ymut_wp_$(BLOCK))" $(ymut_rtl_$(BLOCK))
+	scripts/ymut_backdoor.sh $(YMUT_DIR) $(ymut_mod_$(BLOCK))_ymut
 
-$(YMUT_BIN): $(YMUT_DIR)/netlist.v $(word 3,$(YMUT_TB)) tb/lockstep.h $(MP1_TB_DEPS) tb/c104_common.h
+$(YMUT_BIN): $(YMUT_DIR)/netlist.v $(word 3,$(YMUT_TB)) $(MP1_TB_DEPS) tb/c104_common.h
 	@mkdir -p $(@D)
-	$(call vl_build,$(word 1,$(YMUT_TB)),$(word 2,$(YMUT_TB)),$(@D),$(YMUT_DIR)/wrapper.sv $(YMUT_DIR)/netlist.v $(wordlist 4,9,$(YMUT_TB)),$(word 3,$(YMUT_TB)),$(ymut_vf_$(BLOCK)),$(ymut_cf_$(BLOCK)))
+	$(call vl_build,$(word 1,$(YMUT_TB)),$(word 2,$(YMUT_TB)),$(@D),$(YMUT_DIR)/wrapper.sv $(YMUT_DIR)/netlist.v $(YMUT_DIR)/backdoor.vlt $(wordlist 4,9,$(YMUT_TB)),$(word 3,$(YMUT_TB)),$(ymut_vf_$(BLOCK)),$(ymut_cf_$(BLOCK)))
 
 mutants-yosys: $(YMUT_BIN)
-	@SEED=$(SEED) scripts/mutants_yosys.sh run $(YMUT_DIR) $(BLOCK) $(ymut_mod_$(BLOCK)) $(YMUT_BIN) \
+	@SEED=$(SEED) MADPOST_BACKDOOR_MAP=$(CURDIR)/$(YMUT_DIR)/backdoor.map scripts/mutants_yosys.sh run $(YMUT_DIR) $(BLOCK) $(ymut_mod_$(BLOCK)) $(YMUT_BIN) \
 	  $(ymut_runs_$(BLOCK))
 
 mutants-yosys-all:

@@ -177,15 +177,26 @@ report() {
   done
   local tf; tf=$(cat "$dir/formal/time.txt" 2>/dev/null || echo "?")
   verdict() { awk -F, -v k="$1" '$1 == k { v = $4; gsub(/"/, "", v); print (v == "" ? "not tried" : v) }' "$dir/results.csv"; }
-  for k in "${surv[@]}"; do case "$(verdict "$k")" in proved*) proved=$((proved + 1)) ;; esac; done
-  local score adj
+  # A survivor no proof settled, argued equivalent in tb/ymut_equivalent.txt.
+  local argued=0 why
+  for k in "${surv[@]}"; do
+    case "$(verdict "$k")" in proved*) proved=$((proved + 1)); continue ;; esac
+    why=$(argued_reason "$blk" "$(sed -n "${k}p" "$dir/list.txt")")
+    [ -n "$why" ] || continue
+    argued=$((argued + 1))
+    # (the reason is not in the CSV, whose reader splits at every comma; the table prints it)
+    awk -F, -v OFS=, -v k="$k" -v v="argued equivalent" '$1 == k { $4 = "\"" v "\"" } 1' \
+      "$dir/results.csv" > "$dir/results.csv.tmp" && mv "$dir/results.csv.tmp" "$dir/results.csv"
+  done
+  local score adj eq=$((proved + argued))
   score=$(awk -v a="$killed" -v b="$n" 'BEGIN { printf "%.1f", 100 * a / b }')
-  adj=$(awk -v a="$killed" -v b="$n" -v e="$proved" 'BEGIN { printf "%.1f", (b > e) ? 100 * a / (b - e) : 100 }')
+  adj=$(awk -v a="$killed" -v b="$n" -v e="$eq" 'BEGIN { printf "%.1f", (b > e) ? 100 * a / (b - e) : 100 }')
   {
     echo "### $blk: Yosys mutants (N=$n, seed ${SEED:-1})"
     echo
-    echo "Killed $killed of $n ($score %); ${#surv[@]} survived, $proved of them proved equivalent:"
-    echo "$killed of $((n - proved)) possibly non-equivalent mutants killed ($adj %)."
+    echo "Killed $killed of $n ($score %); ${#surv[@]} survived, $proved of them proved equivalent and"
+    echo "$argued argued equivalent (tb/ymut_equivalent.txt): $killed of $((n - eq)) possibly non-equivalent"
+    echo "mutants killed ($adj %)."
     echo "$nruns runs per mutant (the first failing run kills); simulation $tsim s, proofs $tf s."
     echo
     if [ "${#surv[@]}" -gt 0 ]; then
@@ -194,12 +205,35 @@ report() {
       for k in "${surv[@]}"; do
         line=$(sed -n "${k}p" "$dir/list.txt")
         IFS=$'\x1f' read -r mode cell port bit src _ <<< "$(fields "$line" us)"
-        echo "| $k | $(verdict "$k") | $mode | \`$cell\` | $port | $bit | $src |"
+        v=$(verdict "$k")
+        [ "$v" != "argued equivalent" ] || v="argued equivalent: $(argued_reason "$blk" "$line")"
+        echo "| $k | $v | $mode | \`$cell\` | $port | $bit | $src |"
       done
     fi
   } > "$dir/summary.md"
   cat "$dir/summary.md"
-  echo "$blk mutants-yosys: killed $killed of $n ($score %), survivors ${#surv[@]}, proved equivalent $proved"
+  echo "$blk mutants-yosys: killed $killed of $n ($score %), survivors ${#surv[@]}, proved equivalent $proved, argued $argued: $adj % of the possibly non-equivalent"
+}
+
+# The reason tb/ymut_equivalent.txt gives for block $1's mutate line $2 (nothing if none): its key
+# is the cell without the $flatten\<instance>. prefix, the port, bit, mode and control bit.
+argued_reason() {
+  local f; f="$(dirname "$0")/../tb/ymut_equivalent.txt"
+  [ -f "$f" ] || return 0
+  awk -v blk="$1" -v line="$2" '
+    BEGIN {
+      n = split(line, w, " ")
+      for (i = 1; i < n; i++) {
+        if (w[i] == "-mode") mode = w[i + 1]; else if (w[i] == "-cell") cell = w[i + 1]
+        else if (w[i] == "-port") port = w[i + 1]; else if (w[i] == "-portbit") bit = w[i + 1]
+        else if (w[i] == "-ctrlbit") ctrl = w[i + 1]
+      }
+      sub(/^\$flatten\\.*\.\$/, "$", cell)
+      key = cell " | " port " " bit " " mode (ctrl == "" ? "" : " " ctrl)
+      FS = " [|] "
+    }
+    /^#/ || NF < 4 { next }
+    $1 == blk && $2 " | " $3 == key { print $4; exit }' "$f"
 }
 
 # The fields of one mutate line: mode,cell,port,portbit,"src src ...","whole line" (CSV), or

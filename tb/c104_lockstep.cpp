@@ -28,6 +28,7 @@
 #include "verilated_vcd_c.h"
 #endif
 
+#include "backdoor.h"
 #include "c104.h"
 #include "c104_common.h"
 #include "dslink.h"
@@ -203,6 +204,23 @@ struct RefIn {
   uint32_t fwd = 0;           // tokens of cur forwarded after its header
   std::deque<RP> unpaired;    // routed, not yet granted (at most one)
   uint64_t pkt = 0, bad = 0, shrt = 0, cut = 0, stray = 0;
+  uint32_t inj[5] = {};  // what the counter walk added to pkt, bad, shrt, cut, stray (mod 2^16)
+};
+
+#ifndef LOCKSTEP_TOP
+#define LOCKSTEP_TOP "c104"
+#endif
+// The slices' 16-bit event counters, by RTL name and C model array: the random runs walk each
+// through every carry by setting it on both sides (tb/backdoor.h CarryWalk); the scoreboard adds
+// what was set (RefIn::inj), so its end check still holds.
+struct CounterReg {
+  const char *rtl;
+  uint16_t (c104_regs_t::*f)[C104_PORTS];
+};
+const CounterReg kCounters[5] = {
+    {"cnt_pkt_q", &c104_regs_t::cnt_pkt},     {"cnt_bad_q", &c104_regs_t::cnt_bad},
+    {"cnt_short_q", &c104_regs_t::cnt_short}, {"cnt_cut_q", &c104_regs_t::cnt_cut},
+    {"cnt_stray_q", &c104_regs_t::cnt_stray},
 };
 
 struct Options {
@@ -375,7 +393,33 @@ class Tb {
     // 5. What moved in the cycle just run.
     observe(wr, cnt_pkt, was_run);
     if (wr) cfgq_.pop_front();
+    walk_counters();
     cyc_++;
+  }
+
+  // The random runs walk the slices' counters through their carries (see kCounters). Counter
+  // k of slice i is walk index 5 i + k.
+  void start_walk() {
+    std::vector<std::string> paths;
+    for (uint32_t i = 0; i < kN; i++)
+      for (const CounterReg &c : kCounters)
+        paths.push_back("g_slice[" + std::to_string(i) + "].u_slice." + c.rtl);
+    const std::string err = bd_.open(ctx_, std::string(rtl_->hierName()) + "." + LOCKSTEP_TOP, paths);
+    if (!err.empty()) usage_error(err);
+    if (!bd_.on()) std::printf("c104: +no_backdoor: the counters are not walked through their carries\n");
+  }
+  void walk_counters() {
+    if (!bd_.on() || rst_.held()) return;
+    bool wrote = false;
+    walk_.step([&](size_t i) { return (uint32_t)(st_.r.*kCounters[i % 5].f)[i / 5]; },
+               [&](size_t i, uint32_t v) {
+                 uint16_t &c = (st_.r.*kCounters[i % 5].f)[i / 5];
+                 ref_[i / 5].inj[i % 5] += (v - c) & 0xFFFFu;
+                 c = (uint16_t)v;
+                 bd_.write(i, v);
+                 wrote = true;
+               });
+    if (wrote) rtl_->eval();
   }
 
   void run(uint64_t n) {
@@ -610,22 +654,24 @@ class Tb {
     for (uint32_t i = 0; i < kN; i++) {
       const RefIn &r = ref_[i];
       const std::string in = " of input " + std::to_string(i);
-      expect_eq(st_.r.cnt_pkt[i], r.pkt & 0xFFFF, "cnt_pkt" + in);
-      expect_eq(st_.r.cnt_bad[i], r.bad & 0xFFFF, "cnt_bad" + in);
-      expect_eq(st_.r.cnt_short[i], r.shrt & 0xFFFF, "cnt_short" + in);
-      expect_eq(st_.r.cnt_cut[i], r.cut & 0xFFFF, "cnt_cut" + in);
-      expect_eq(st_.r.cnt_stray[i], r.stray & 0xFFFF, "cnt_stray" + in);
+      expect_eq(st_.r.cnt_pkt[i], (r.pkt + r.inj[0]) & 0xFFFF, "cnt_pkt" + in);
+      expect_eq(st_.r.cnt_bad[i], (r.bad + r.inj[1]) & 0xFFFF, "cnt_bad" + in);
+      expect_eq(st_.r.cnt_short[i], (r.shrt + r.inj[2]) & 0xFFFF, "cnt_short" + in);
+      expect_eq(st_.r.cnt_cut[i], (r.cut + r.inj[3]) & 0xFFFF, "cnt_cut" + in);
+      expect_eq(st_.r.cnt_stray[i], (r.stray + r.inj[4]) & 0xFFFF, "cnt_stray" + in);
     }
   }
   std::string totals() const {
     uint64_t pkt = 0, bad = 0, shrt = 0, cut = 0, stray = 0;
     for (const RefIn &r : ref_) pkt += r.pkt, bad += r.bad, shrt += r.shrt, cut += r.cut, stray += r.stray;
-    char b[300];
+    char b[400];
     std::snprintf(b, sizeof b,
                   "%" PRIu64 " packets routed, %" PRIu64 " delivered (%" PRIu64 " cut, %" PRIu64
                   " lost on dropped links), bad %" PRIu64 " short %" PRIu64 " cut %" PRIu64
-                  " stray %" PRIu64 ", %" PRIu64 " link drops",
-                  pkt, delivered_, cut_rx_, lost_, bad, shrt, cut, stray, total_drops());
+                  " stray %" PRIu64 ", %" PRIu64 " link drops, %" PRIu64
+                  " counter moves from injected values",
+                  pkt, delivered_, cut_rx_, lost_, bad, shrt, cut, stray, total_drops(),
+                  walk_.carries());
     return b;
   }
   uint64_t total_drops() const {
@@ -684,6 +730,8 @@ class Tb {
   uint64_t delivered_ = 0, cut_rx_ = 0, lost_ = 0, damaged_ = 0, moved_ = 0, reconfigs_ = 0;
   uint64_t tolerate_until_ = 0;  // unmatched packets on bit-level outputs tolerated (faults)
   lockstep::MidReset rst_;       // resets mid-run (reset_switch)
+  lockstep::Backdoor bd_;        // the counter walk's writes (start_walk)
+  lockstep::CarryWalk walk_{kN * 5};
   bool reloading_ = false;       // reset, the setup not yet written again
   Tok head_[kN] = {};
   uint8_t rptr_[kN] = {};
@@ -1252,6 +1300,7 @@ void random_start(Tb &tb, c104_setup_t *s, bool no_loop, bool faults) {
   if (tb.plan_.loop >= 0) tb.set_loop((uint32_t)tb.plan_.loop);
   tb.avoid_loop_ = tb.plan_.loop >= 0;
   tb.load(*s);
+  tb.start_walk();
   if (tb.debug_) {
     for (uint32_t e = 0; e < kN; e++)
       std::printf("entry %u: hi %04x port %u valid %u\n", e, s->ival[e].hi, s->ival[e].port, s->ival[e].valid);

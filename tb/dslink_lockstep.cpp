@@ -19,6 +19,7 @@
 #include "verilated_vcd_c.h"
 #endif
 
+#include "backdoor.h"
 #include "dslink.h"
 #include "lockstep.h"
 #include "rng.h"
@@ -28,6 +29,9 @@
 #endif
 #ifndef LOCKSTEP_CMP_REGS
 #define LOCKSTEP_CMP_REGS 1
+#endif
+#ifndef LOCKSTEP_TOP
+#define LOCKSTEP_TOP "dslink"
 #endif
 
 using lockstep::Sig;
@@ -39,6 +43,25 @@ namespace {
 std::vector<Sig> make_sigs() {
   return LOCKSTEP_SIGS(DSLINK_INPUTS, DSLINK_OUTPUTS, DSLINK_REGS, LOCKSTEP_CMP_REGS);
 }
+
+// The 16-bit event counters, by RTL name and C model field: the `counters` case sets them on
+// both sides (tb/backdoor.h), since no run counts past a few hundred events of one kind.
+struct CounterReg {
+  const char *rtl;
+  uint32_t dslink_regs_t::*f;
+};
+const CounterReg kCounters[] = {
+    {"u_fsm.cnt_par_err_q", &dslink_regs_t::cnt_par_err},
+    {"u_fsm.cnt_esc_err_q", &dslink_regs_t::cnt_esc_err},
+    {"u_fsm.cnt_disc_err_q", &dslink_regs_t::cnt_disc_err},
+    {"u_fsm.cnt_cred_err_q", &dslink_regs_t::cnt_cred_err},
+    {"u_fsm.cnt_proto_err_q", &dslink_regs_t::cnt_proto_err},
+    {"u_fsm.cnt_tmo_err_q", &dslink_regs_t::cnt_tmo_err},
+    {"u_rx.cnt_rx_cut_q", &dslink_regs_t::cnt_rx_cut},
+    {"u_tx.cnt_tx_spill_q", &dslink_regs_t::cnt_tx_spill},
+};
+// How far a 16-bit counter moved (modulo 2^16, as the RTL counts).
+uint32_t d16(uint32_t now, uint32_t before) { return (now - before) & 0xffffu; }
 
 // Parameters the RTL was built with ("BitPeriod=3,RxDepth=64"), applied to the C model too.
 void apply_gparams(dslink_cfg_t *cfg, const char *spec) {
@@ -421,6 +444,24 @@ class Tb {
     fatal("link did not reach Run within " + std::to_string(limit) + " cycles");
   }
 
+  // Sets every event counter of end i to v on both sides, between two cycles (the backdoor is
+  // opened on first use, so only the cases that inject need an RTL with these register names).
+  void inject_counters(int i, uint32_t v) {
+    if (!bd_[i].on()) {
+      std::vector<std::string> paths;
+      for (const CounterReg &c : kCounters) paths.push_back(c.rtl);
+      const std::string err =
+          bd_[i].open(ctx_, std::string(e_[i].rtl->hierName()) + "." + LOCKSTEP_TOP, paths);
+      if (!err.empty()) usage_error(err);
+      if (!bd_[i].on()) fatal("this case injects counter values: it cannot run with +no_backdoor");
+    }
+    for (size_t k = 0; k < sizeof kCounters / sizeof kCounters[0]; k++) {
+      e_[i].m.r.*kCounters[k].f = v;
+      bd_[i].write(k, v);
+    }
+    e_[i].rtl->eval();
+  }
+
   uint32_t st(int i) const { return e_[i].m.r.fsm_state; }
   const dslink_regs_t &r(int i) const { return e_[i].m.r; }
 
@@ -455,6 +496,7 @@ class Tb {
   rng_t rng_{};
   uint32_t link_en_[2] = {1, 1};
   uint32_t hold_[2] = {0, 0};  // rising edges end i's reset is still held over
+  lockstep::Backdoor bd_[2];
   uint64_t cyc_ = 0, n_resets_ = 0;
 #if VM_TRACE
   std::unique_ptr<VerilatedVcdC> tfp_[2];
@@ -578,39 +620,45 @@ void t_credit(Tb &tb) {
             "everything delivered after the stall");
 }
 
+// The scripted error cases check how far their counters moved (modulo 2^16), so that `counters`
+// can run them again from injected values.
 void t_parity(Tb &tb) {
+  const dslink_regs_t r0 = tb.r(0);
   script_to_run(tb);
   for (int k = 0; k < 5; k++) tb.peer_.data(0x40u + (uint32_t)k);
   tb.peer_.data(0x55, true);
   drain_script(tb);
-  tb.expect(tb.r(0).cnt_par_err == 1, "one parity error");
-  tb.expect(tb.r(0).cnt_rx_cut == 1, "the open packet is closed with ERR");
+  tb.expect(d16(tb.r(0).cnt_par_err, r0.cnt_par_err) == 1, "one parity error");
+  tb.expect(d16(tb.r(0).cnt_rx_cut, r0.cnt_rx_cut) == 1, "the open packet is closed with ERR");
 }
 
 void t_escape(Tb &tb) {
+  const uint32_t e0 = tb.r(0).cnt_esc_err;
   script_to_run(tb);
   tb.peer_.data(0x12);
   tb.peer_.ctl(DSLINK_CTL_ESC);
   tb.peer_.ctl(DSLINK_CTL_EOP);
   drain_script(tb);
-  tb.expect(tb.r(0).cnt_esc_err == 1, "ESC EOP is an escape error");
+  tb.expect(d16(tb.r(0).cnt_esc_err, e0) == 1, "ESC EOP is an escape error");
   // The link restarts; then ESC ESC, which must not pass for a NULL either.
   script_to_run(tb);
   tb.peer_.ctl(DSLINK_CTL_ESC);
   tb.peer_.ctl(DSLINK_CTL_ESC);
   drain_script(tb);
-  tb.expect(tb.r(0).cnt_esc_err == 2, "ESC ESC is an escape error");
+  tb.expect(d16(tb.r(0).cnt_esc_err, e0) == 2, "ESC ESC is an escape error");
 }
 
 void t_disconnect(Tb &tb) {
+  const uint32_t d0 = tb.r(0).cnt_disc_err;
   script_to_run(tb);
   tb.peer_.frozen = true;
   run_script(tb, tb.cfg_.disconnect_cycles + 4);
-  tb.expect(tb.r(0).cnt_disc_err == 1, "one disconnect error");
+  tb.expect(d16(tb.r(0).cnt_disc_err, d0) == 1, "one disconnect error");
   tb.expect(tb.st(0) == DSLINK_ST_ERROR_RESET, "link reset");
 }
 
 void t_credit_rx(Tb &tb) {
+  const uint32_t c0 = tb.r(0).cnt_cred_err;
   script_to_run(tb);
   run_script(tb, 200);  // let a grant all its credit
   tb.expect(tb.r(0).rx_credit == tb.cfg_.rx_depth, "a granted RxDepth credit");
@@ -619,41 +667,44 @@ void t_credit_rx(Tb &tb) {
   for (uint32_t k = 0; k < 600 * tb.cfg_.bit_period && !tb.peer_.bits.empty(); k++)
     run_script(tb, 1, 1, 0);
   run_script(tb, 4 * tb.cfg_.bit_period, 1, 0);
-  tb.expect(tb.r(0).cnt_cred_err == 1, "one credit error for the token beyond credit");
+  tb.expect(d16(tb.r(0).cnt_cred_err, c0) == 1, "one credit error for the token beyond credit");
   tb.expect(tb.r(0).rxf_cnt == tb.cfg_.rx_depth + 1, "RxDepth tokens and the ERR marker kept");
 }
 
 void t_credit_tx(Tb &tb) {
+  const uint32_t c0 = tb.r(0).cnt_cred_err;
   script_to_run(tb);
   for (uint32_t k = 0; k < tb.cfg_.tx_credit_max / 8; k++) tb.peer_.ctl(DSLINK_CTL_FCT);
   drain_script(tb);
-  tb.expect(tb.r(0).cnt_cred_err == 1, "an FCT beyond TxCreditMax is a credit error");
+  tb.expect(d16(tb.r(0).cnt_cred_err, c0) == 1, "an FCT beyond TxCreditMax is a credit error");
 }
 
 void t_proto(Tb &tb) {
+  const uint32_t p0 = tb.r(0).cnt_proto_err;
   // FCT while a waits in Ready (link_en = 0) after it has seen NULLs.
   tb.peer_.on = true;
   run_script_until(tb, DSLINK_ST_READY, 600, 0);
   run_script(tb, 50, 0);
   tb.peer_.ctl(DSLINK_CTL_FCT);
   for (int k = 0; k < 40; k++) run_script(tb, 1, 0);
-  tb.expect(tb.r(0).cnt_proto_err == 1, "FCT in Ready is a protocol error");
+  tb.expect(d16(tb.r(0).cnt_proto_err, p0) == 1, "FCT in Ready is a protocol error");
   // Data while Connecting.
   run_script_until(tb, DSLINK_ST_CONNECTING, 1000);
   tb.peer_.data(0x77);
   drain_script(tb);
-  tb.expect(tb.r(0).cnt_proto_err == 2, "data in Connecting is a protocol error");
+  tb.expect(d16(tb.r(0).cnt_proto_err, p0) == 2, "data in Connecting is a protocol error");
 }
 
 void t_timeout(Tb &tb) {
+  const uint32_t t0 = tb.r(0).cnt_tmo_err;
   // Peer silent: a reaches Started and times out; then, with NULLs but no FCT, Connecting times out.
   run_script_until(tb, DSLINK_ST_STARTED, 600);
   run_script(tb, tb.cfg_.timeout_cycles + 2);
-  tb.expect(tb.r(0).cnt_tmo_err == 1, "Started times out");
+  tb.expect(d16(tb.r(0).cnt_tmo_err, t0) == 1, "Started times out");
   tb.peer_.on = true;
   run_script_until(tb, DSLINK_ST_CONNECTING, 1000);
   run_script(tb, tb.cfg_.timeout_cycles + 2);
-  tb.expect(tb.r(0).cnt_tmo_err == 2, "Connecting times out");
+  tb.expect(d16(tb.r(0).cnt_tmo_err, t0) == 2, "Connecting times out");
 }
 
 void t_cut(Tb &tb) {
@@ -825,6 +876,59 @@ void t_race(Tb &tb) {
   }
 }
 
+// The peer goes quiet while end a sends an unterminated packet (docs/dslink.md §5.3): the
+// disconnect cuts it, a's transmitter spills the rest of it, and the end token written after ends
+// the spill.
+void t_spill(Tb &tb) {
+  const uint32_t s0 = tb.r(0).cnt_tx_spill, dc0 = tb.r(0).cnt_disc_err;
+  script_to_run(tb);
+  uint32_t sent = 0;
+  auto offer = [&](uint32_t n, uint32_t kind) {
+    for (int k = 0; k < 400 && sent < n; k++) {
+      bool taken = false;
+      tb.cycle([&] {
+        script_stim(tb);
+        tb.e_[0].in.tx_valid = 1;
+        tb.e_[0].in.tx_data = 0x30u + sent;
+        tb.e_[0].in.tx_kind = kind;
+        taken = tb.e_[0].mo.tx_ready;
+      });
+      sent += taken;
+    }
+    tb.expect(sent == n, "end a takes the packet's tokens");
+  };
+  offer(3, DSLINK_KIND_DATA);
+  for (int k = 0; k < 200 && !tb.r(0).tx_open; k++) run_script(tb, 1);
+  tb.expect(tb.r(0).tx_open, "end a is sending the packet");
+  tb.peer_.frozen = true;
+  run_script(tb, tb.cfg_.disconnect_cycles + 4);
+  tb.expect(d16(tb.r(0).cnt_disc_err, dc0) == 1, "the quiet peer is a disconnect");
+  tb.expect(d16(tb.r(0).cnt_tx_spill, s0) == 1 && tb.r(0).tx_spill, "the cut packet is spilled");
+  offer(4, DSLINK_KIND_EOP);
+  run_script(tb, 20);
+  tb.expect(!tb.r(0).tx_spill && tb.r(0).txf_cnt == 0, "the end token ends the spill");
+}
+
+// Event counters across every carry: the 16-bit counters never get past a few hundred in a run,
+// so their upper bits would never change. For k = 1..16 every counter of both ends is set to
+// 2^k - 1 on both sides (tb/backdoor.h), then the scripted error cases run again and check their
+// increments modulo 2^16: each bit is carried into, cleared by a carry, and held at 1 and at 0,
+// and 0xffff wraps to 0.
+void t_counters(Tb &tb) {
+  const std::function<void(Tb &)> cases[] = {t_parity, t_escape,  t_disconnect, t_credit_rx,
+                                             t_credit_tx, t_proto, t_timeout, t_spill};
+  for (uint32_t k = 1; k <= 16; k++) {
+    const uint32_t v = (1u << k) - 1u;
+    for (int i = 0; i < 2; i++) tb.inject_counters(i, v);
+    for (const auto &c : cases) {
+      tb.peer_ = ScriptPeer{};
+      tb.peer_.bp = tb.cfg_.bit_period;
+      c(tb);
+    }
+  }
+  std::printf("dslink: counters: the error cases ran from 16 injected values, 1 to 0xffff\n");
+}
+
 // ---- Random traffic with wire faults -------------------------------------------------------
 
 void t_random(Tb &tb, bool faults) {
@@ -937,6 +1041,8 @@ const std::vector<TestDef> &tests() {
       {"abort", t_abort, "ERR written on tx takes the link down and cuts the packet"},
       {"link_en", t_link_en, "link_en low takes the link down, high brings it back"},
       {"reset", t_reset, "reset mid-run: in every state, with packets in flight, a, b, both, held"},
+      {"spill", t_spill, "peer goes quiet while a sends: the cut packet is spilled to its end"},
+      {"counters", t_counters, "error cases again from counters injected at 2^k - 1, k = 1..16"},
       {"race", t_race, "events on every cycle across the Started, Connecting, ErrorWait timers' ends"},
       {"random", [](Tb &tb) { t_random(tb, false); }, "random traffic and back-pressure, clean wires"},
       {"faults", [](Tb &tb) { t_random(tb, true); }, "random traffic with bit flips, stuck and cut wires"},

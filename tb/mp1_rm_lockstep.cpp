@@ -14,6 +14,7 @@
 #include "Vmp1_rm.h"
 #include "verilated.h"
 
+#include "backdoor.h"
 #include "lockstep.h"
 #include "mp1_rm.h"
 #include "mp1_stim.h"
@@ -98,10 +99,27 @@ std::vector<Sig> make_sigs() {
 
 using Options = lockstep::RandomOptions;
 
+#ifndef LOCKSTEP_TOP
+#define LOCKSTEP_TOP "mp1_rm"
+#endif
+// The 16-bit event counters: a random run sees a few dozen events of a kind, so the runs walk
+// each counter through every carry by setting it on both sides (tb/backdoor.h CarryWalk).
+struct CounterReg {
+  const char *rtl;
+  uint16_t mp1_rm_regs_t::*f;  // the C model keeps 16-bit registers in uint16_t
+};
+const CounterReg kCounters[] = {
+    {"cnt_dead_q", &mp1_rm_regs_t::cnt_dead},       {"cnt_bad_code_q", &mp1_rm_regs_t::cnt_bad_code},
+    {"cnt_bad_addr_q", &mp1_rm_regs_t::cnt_bad_addr}, {"cnt_bad_long_q", &mp1_rm_regs_t::cnt_bad_long},
+    {"cnt_stray_q", &mp1_rm_regs_t::cnt_stray},     {"cnt_cut_q", &mp1_rm_regs_t::cnt_cut},
+    {"cnt_adapt_q", &mp1_rm_regs_t::cnt_adapt},     {"cnt_adapt_buf_q", &mp1_rm_regs_t::cnt_adapt_buf},
+};
+constexpr size_t kNumCounters = sizeof kCounters / sizeof kCounters[0];
+
 class Tb {
  public:
   Tb(const Options &o, VerilatedContext *ctx, const RmCase *dc)
-      : o_(o), h_("mp1_rm", o.seed, dc ? dc->name : "random"), dc_(dc) {
+      : o_(o), h_("mp1_rm", o.seed, dc ? dc->name : "random"), ctx_(ctx), dc_(dc) {
     sigs_ = make_sigs();
     rtl_ = std::make_unique<Vmp1_rm>(ctx, "rm");
     inst_.init("rm", &sigs_);
@@ -135,6 +153,7 @@ class Tb {
   void run() {
     if (o_.waves && h_.open_waves(o_.wave_dir)) std::exit(2);
     lockstep::rtl_reset(rtl_.get());
+    if (!dc_) open_backdoor();
     if (dc_) {
       for (uint64_t c = 0; c < 1500; c++) cycle(c);
       h_.close();
@@ -150,14 +169,35 @@ class Tb {
     for (uint64_t c = 0; c < o_.cycles; c++) cycle(c);
     h_.close();
     std::printf("mp1_rm: %" PRIu64 " messages, dead %u, bad code %u, bad addr %u, long %u, "
-                "stray %u, cut %u, adaptations %u (%u buffered), resets %" PRIu64 "\n",
+                "stray %u, cut %u, adaptations %u (%u buffered), resets %" PRIu64
+                ", counter events from injected values %" PRIu64 "\n",
                 src_.msgs, m_.r.cnt_dead, m_.r.cnt_bad_code, m_.r.cnt_bad_addr,
                 m_.r.cnt_bad_long, m_.r.cnt_stray, m_.r.cnt_cut, m_.r.cnt_adapt,
-                m_.r.cnt_adapt_buf, rst_.count);
+                m_.r.cnt_adapt_buf, rst_.count, walk_.carries());
     std::printf("mp1_rm: matched %" PRIu64 " cycles (seed %" PRIu64 ")\n", o_.cycles, o_.seed);
   }
 
  private:
+  void open_backdoor() {
+    std::vector<std::string> paths;
+    for (const CounterReg &k : kCounters) paths.push_back(k.rtl);
+    const std::string err = bd_.open(ctx_, std::string(rtl_->hierName()) + "." + LOCKSTEP_TOP, paths);
+    if (!err.empty()) lockstep::usage_error("mp1_rm_lockstep", err);
+    if (!bd_.on()) std::printf("mp1_rm: +no_backdoor: the counters are not walked through their carries\n");
+  }
+  // After the clock edge: the counters' carry walk (random runs with the backdoor open).
+  void walk_counters() {
+    if (!bd_.on()) return;
+    bool wrote = false;
+    walk_.step([&](size_t i) { return m_.r.*kCounters[i].f; },
+               [&](size_t i, uint32_t v) {
+                 m_.r.*kCounters[i].f = (uint16_t)v;
+                 bd_.write(i, v);
+                 wrote = true;
+               });
+    if (wrote) rtl_->eval();
+  }
+
   void cycle(uint64_t c) {
     if (rst_.start(rtl_.get())) mp1_rm_reset(&m_);
     in_.in_dat = src_.next(m_.r.stop);
@@ -194,6 +234,7 @@ class Tb {
     mp1_rm_clock(&m_, &nx);
     lockstep::rtl_clock(rtl_.get());
     if (rst_.after_clock(rtl_.get())) mp1_rm_reset(&m_);
+    walk_counters();
   }
 
   void collect(const mp1_rm_out_t &mo) {
@@ -214,6 +255,7 @@ class Tb {
 
   const Options &o_;
   lockstep::Harness h_;
+  VerilatedContext *ctx_;
   std::vector<Sig> sigs_;
   lockstep::Instance inst_;
   std::unique_ptr<Vmp1_rm> rtl_;
@@ -228,6 +270,8 @@ class Tb {
   static constexpr uint32_t kResetOdds = 25000;
   lockstep::MidReset rst_;
   bool downer_[4] = {false, false, false, false};
+  lockstep::Backdoor bd_;
+  lockstep::CarryWalk walk_{kNumCounters};
 };
 
 }  // namespace

@@ -1,0 +1,123 @@
+// State injection: writes into RTL registers by hierarchical name through Verilator's VPI, so a
+// bench can put the RTL and the C model into the same state that no run reaches by counting (a
+// 16-bit event counter's carry into bit 15 needs 32 768 events of one kind).
+#ifndef MADPOST_BACKDOOR_H
+#define MADPOST_BACKDOOR_H
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "verilated.h"
+#include "verilated_vpi.h"
+
+namespace lockstep {
+
+// The registers are named as in our RTL (`u_fsm.cnt_par_err_q`, below the top module). RTL whose
+// registers have other names (a Yosys netlist, a user's design) gives a map file with one
+// "our_name its_name" pair per line: +backdoor_map=FILE (or $MADPOST_BACKDOOR_MAP). +no_backdoor
+// turns injection off; the benches then say so and fail the cases that need it.
+// Build: verilator --vpi, and the registers public (tb/backdoor.vlt: public_flat_rw).
+class Backdoor {
+ public:
+  // Resolves every path below `scope` (the model's hierName() "." top module). Returns "" or the
+  // error naming the first register not found.
+  std::string open(VerilatedContext *ctx, const std::string &scope,
+                   const std::vector<std::string> &paths) {
+    if (ctx->commandArgsPlusMatch("no_backdoor")[0]) return "";
+    std::string err = read_map(ctx);
+    if (!err.empty()) return err;
+    h_.clear();
+    for (const std::string &p : paths) {
+      auto m = map_.find(p);
+      const std::string full = scope + "." + (m == map_.end() ? p : m->second);
+      vpiHandle h = vpi_handle_by_name(const_cast<PLI_BYTE8 *>(full.c_str()), nullptr);
+      if (!h) h = vpi_handle_by_name(const_cast<PLI_BYTE8 *>(mangled(full).c_str()), nullptr);
+      if (!h)
+        return "backdoor: register " + full + " not found (an RTL with other names gives "
+               "+backdoor_map=FILE; +no_backdoor runs without injection)";
+      h_.push_back(h);
+    }
+    on_ = true;
+    return "";
+  }
+  bool on() const { return on_; }
+  // Writes register k (the caller then evaluates the model, so outputs follow the new value).
+  void write(size_t k, uint32_t v) {
+    s_vpi_value val{};
+    val.format = vpiIntVal;
+    val.value.integer = (PLI_INT32)v;
+    vpi_put_value(h_[k], &val, nullptr, vpiNoDelay);
+  }
+
+ private:
+  // Verilator 5.006 names a generate block's scope g_x__BRA__3__KET__ where the source says g_x[3].
+  static std::string mangled(const std::string &name) {
+    std::string out;
+    for (char c : name) {
+      if (c == '[') out += "__BRA__";
+      else if (c == ']') out += "__KET__";
+      else out += c;
+    }
+    return out;
+  }
+  std::string read_map(VerilatedContext *ctx) {
+    const char *arg = ctx->commandArgsPlusMatch("backdoor_map=");
+    std::string file = arg[0] ? std::string(arg + 14) : std::string();
+    if (file.empty() && std::getenv("MADPOST_BACKDOOR_MAP")) file = std::getenv("MADPOST_BACKDOOR_MAP");
+    if (file.empty()) return "";
+    std::ifstream in(file);
+    if (!in) return "backdoor: cannot read map file " + file;
+    std::string line, a, b;
+    for (int n = 1; std::getline(in, line); n++) {
+      std::istringstream ls(line);
+      if (!(ls >> a) || a[0] == '#') continue;
+      if (!(ls >> b)) return "backdoor: " + file + ":" + std::to_string(n) + ": expected two names";
+      map_[a] = b;
+    }
+    return "";
+  }
+
+  std::map<std::string, std::string> map_;
+  std::vector<vpiHandle> h_;
+  bool on_ = false;
+};
+
+// Walks each of n 16-bit event counters through every carry, in runs whose events come at random:
+// the counter is set to 2^k - 1; once an event has moved it (and the value it moved to has been
+// compared for `settle` cycles), it is set to 2^(k+1) - 1, and so on round k = 1..16. A counter
+// put back to 0 by a reset starts its next k the same way.
+class CarryWalk {
+ public:
+  explicit CarryWalk(size_t n, uint32_t settle = 3) : k_(n, 1), want_(n, kNone), wait_(n, 0), settle_(settle) {}
+  // Once per cycle, after the clock edge: get(i) reads counter i's value, set(i, v) writes it on
+  // both sides.
+  template <class Get, class Set>
+  void step(Get get, Set set) {
+    for (size_t i = 0; i < k_.size(); i++) {
+      if (want_[i] != kNone && get(i) == want_[i]) continue;
+      if (want_[i] != kNone && ++wait_[i] < settle_) continue;
+      const uint32_t v = (uint32_t)((1ull << k_[i]) - 1);
+      set(i, v);
+      if (want_[i] != kNone) carries_++;
+      want_[i] = v, wait_[i] = 0;
+      k_[i] = k_[i] % 16 + 1;
+    }
+  }
+  uint64_t carries() const { return carries_; }  // events seen from an injected value
+
+ private:
+  static constexpr uint32_t kNone = 0xffffffffu;
+  std::vector<uint32_t> k_, want_, wait_;
+  uint32_t settle_;
+  uint64_t carries_ = 0;
+};
+
+}  // namespace lockstep
+
+#endif
