@@ -247,7 +247,7 @@ $(LOCKSTEP): $(VL_DIR)/config.stamp tb/dslink_lockstep.cpp tb/lockstep.h tb/back
 lockstep: $(LOCKSTEP)
 
 DIRECTED := startup packets credit parity escape disconnect credit_rx credit_tx proto timeout cut \
-            abort link_en reset race spill counters
+            abort link_en reset race matrix spill counters
 RANDOM_CYCLES ?= 2000000
 RANDOM_SEEDS  ?= 1 2
 FAULT_SEEDS   ?= 3 4
@@ -534,7 +534,8 @@ coverage-%: FORCE
 coverage:
 	@s=$$(date +%s); for b in $(COV_BLKS); do $(MAKE) --no-print-directory coverage-$$b || exit 1; done; \
 	  echo "$$(( $$(date +%s) - s ))" > $(COV_DIR)/total.sec
-	@scripts/coverage_md.sh $(COV_DIR) $(COV_BLKS) | scripts/splice.sh docs/coverage.md coverage
+	@scripts/coverage_md.sh $(COV_DIR) $(COV_BLKS) > $(COV_DIR)/coverage.md
+	@scripts/splice.sh docs/coverage.md coverage < $(COV_DIR)/coverage.md
 
 # ---- Mutation check: every injected RTL bug must be caught ------------------------------------
 # A block's mutant list is its hand-written list followed by the reset-value mutants of the RTL

@@ -90,8 +90,8 @@ class Backdoor {
 
 // Walks each of n 16-bit event counters through every carry, in runs whose events come at random:
 // the counter is set to 2^k - 1; once an event has moved it (and the value it moved to has been
-// compared for `settle` cycles), it is set to 2^(k+1) - 1, and so on round k = 1..16. A counter
-// put back to 0 by a reset starts its next k the same way.
+// compared for `settle` cycles), it is set to 2^(k+1) - 1, and so on round k = 1..16, then 0xfffe.
+// A counter put back to 0 by a reset starts its next value the same way.
 class CarryWalk {
  public:
   explicit CarryWalk(size_t n, uint32_t settle = 3) : k_(n, 1), want_(n, kNone), wait_(n, 0), settle_(settle) {}
@@ -102,14 +102,17 @@ class CarryWalk {
     for (size_t i = 0; i < k_.size(); i++) {
       if (want_[i] != kNone && get(i) == want_[i]) continue;
       if (want_[i] != kNone && ++wait_[i] < settle_) continue;
-      const uint32_t v = (uint32_t)((1ull << k_[i]) - 1);
+      const uint32_t v = value(k_[i]);
       set(i, v);
       if (want_[i] != kNone) carries_++;
       want_[i] = v, wait_[i] = 0;
-      k_[i] = k_[i] % 16 + 1;
+      k_[i] = k_[i] % kRound + 1;
     }
   }
   uint64_t carries() const { return carries_; }  // events seen from an injected value
+  // Value k of a round: 2^k - 1 for k = 1..16, then 0xfffe (max - 1, one event from the wrap).
+  static uint32_t value(uint32_t k) { return k <= 16 ? (uint32_t)((1ull << k) - 1) : 0xfffeu; }
+  static constexpr uint32_t kRound = 17;
 
  private:
   static constexpr uint32_t kNone = 0xffffffffu;

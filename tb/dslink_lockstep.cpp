@@ -415,7 +415,8 @@ class Tb {
     e_[0].in.d = bd, e_[0].in.s = bs;
     for (int i = 0; i < 2; i++) {
       e_[i].in.link_en = link_en_[i];
-      e_[i].in.rx_ready = rng_chance(&rng_, rx_ready_pct, 100);
+      const bool ready = rng_chance(&rng_, rx_ready_pct, 100);
+      e_[i].in.rx_ready = ready && cyc_ >= stall_until_[i];
       // Nothing is written into an end held in reset: its registers drop what it takes.
       if (traffic && !hold_[i]) flow_[i].offer(&e_[i].in);
     }
@@ -496,6 +497,7 @@ class Tb {
   rng_t rng_{};
   uint32_t link_en_[2] = {1, 1};
   uint32_t hold_[2] = {0, 0};  // rising edges end i's reset is still held over
+  uint64_t stall_until_[2] = {0, 0};  // end i's user reads nothing before this cycle
   lockstep::Backdoor bd_[2];
   uint64_t cyc_ = 0, n_resets_ = 0;
 #if VM_TRACE
@@ -811,10 +813,10 @@ void race_restart(Tb &tb) {
 }
 // Runs the script up to n cycles; the state end a was in when error counter `cnt` went up (Run,
 // which no error here can hit, if it did not).
-uint32_t state_hit(Tb &tb, uint32_t n, uint32_t dslink_regs_t::*cnt) {
+uint32_t state_hit(Tb &tb, uint32_t n, uint32_t dslink_regs_t::*cnt, uint32_t a_link_en = 1) {
   for (uint32_t k = 0; k < n; k++) {
     const uint32_t st = tb.st(0), before = tb.r(0).*cnt;
-    run_script(tb, 1);
+    run_script(tb, 1, a_link_en);
     if (tb.r(0).*cnt != before) return st;
   }
   return DSLINK_ST_RUN;
@@ -876,6 +878,78 @@ void t_race(Tb &tb) {
   }
 }
 
+// Every receiver event in every state it can arrive in (docs/dslink.md §4 and §6.2), from the
+// scripted peer, end a reset before each try: an FCT, a data byte, an EOP, ESC ESC (escape error)
+// and a token with bad parity, each in ErrorWait, Ready and Connecting, queued once a's receiver
+// has synchronised; and in Started, which lasts one cycle once the receiver is synchronised, by
+// raising link_en in Ready at every offset across the token's arrival. Each must land in its
+// state and count as the table says (an FCT in Connecting moves to Run); link_en falling in
+// Started and Connecting resets the link.
+enum MatrixTok { kMxFct, kMxData, kMxEop, kMxEscEsc, kMxBadPar, kMxToks };
+void matrix_send(ScriptPeer &p, int tok) {
+  switch (tok) {
+    case kMxFct: p.ctl(DSLINK_CTL_FCT); break;
+    case kMxData: p.data(0x5a); break;
+    case kMxEop: p.ctl(DSLINK_CTL_EOP); break;
+    case kMxEscEsc: p.ctl(DSLINK_CTL_ESC), p.ctl(DSLINK_CTL_ESC); break;
+    default: p.ctl(DSLINK_CTL_FCT, true); break;
+  }
+}
+uint32_t dslink_regs_t::*matrix_cnt(int tok) {
+  return tok == kMxEscEsc ? &dslink_regs_t::cnt_esc_err
+         : tok == kMxBadPar ? &dslink_regs_t::cnt_par_err
+                            : &dslink_regs_t::cnt_proto_err;
+}
+// End a reset, the peer's NULLs from the start, a taken to state s (with link_en en) and its
+// receiver synchronised.
+void matrix_to(Tb &tb, uint32_t s, uint32_t en) {
+  race_restart(tb);
+  tb.peer_.on = true;
+  run_script_until(tb, s, 1000, en);
+  for (int k = 0; k < 200 && !tb.r(0).rx_sync; k++) run_script(tb, 1, en);
+  tb.expect(tb.st(0) == s && tb.r(0).rx_sync, std::string("end a synchronised in ") + dslink_state_name(s));
+}
+void t_matrix(Tb &tb) {
+  const uint32_t bp = tb.cfg_.bit_period, span = 40 * bp;
+  const char *tok_name[kMxToks] = {"FCT", "data", "EOP", "ESC ESC", "bad parity"};
+  const uint32_t states[3] = {DSLINK_ST_ERROR_WAIT, DSLINK_ST_READY, DSLINK_ST_CONNECTING};
+  for (uint32_t s : states) {
+    const uint32_t en = s == DSLINK_ST_READY ? 0 : 1;
+    for (int tok = 0; tok < kMxToks; tok++) {
+      matrix_to(tb, s, en);
+      matrix_send(tb.peer_, tok);
+      const std::string what = std::string(tok_name[tok]) + " in " + dslink_state_name(s);
+      if (s == DSLINK_ST_CONNECTING && tok == kMxFct) {
+        run_script_until(tb, DSLINK_ST_RUN, span);
+        continue;
+      }
+      const uint32_t hit = state_hit(tb, span, matrix_cnt(tok), en);
+      tb.expect(hit == s, what + " counts in that state");
+    }
+  }
+  // Started: link_en rises in Ready at every offset across the token's arrival.
+  for (int tok = 0; tok < kMxToks; tok++) {
+    uint32_t in_started = 0;
+    for (uint32_t off = 0; off < 20 * bp; off++) {
+      matrix_to(tb, DSLINK_ST_READY, 0);
+      matrix_send(tb.peer_, tok);
+      run_script(tb, off, 0);
+      in_started += state_hit(tb, span, matrix_cnt(tok), 1) == DSLINK_ST_STARTED;
+    }
+    std::printf("dslink: matrix: %s in Started's one cycle: %u tries\n", tok_name[tok], in_started);
+    tb.expect(in_started > 0, std::string(tok_name[tok]) + " lands in Started");
+  }
+  // link_en falls in Started (peer silent: a waits there) and in Connecting.
+  race_restart(tb);
+  run_script_until(tb, DSLINK_ST_STARTED, 1000);
+  run_script(tb, 1, 0);
+  tb.expect(tb.st(0) == DSLINK_ST_ERROR_RESET, "link_en low in Started resets the link");
+  matrix_to(tb, DSLINK_ST_READY, 0);
+  run_script_until(tb, DSLINK_ST_CONNECTING, 100);
+  run_script(tb, 1, 0);
+  tb.expect(tb.st(0) == DSLINK_ST_ERROR_RESET, "link_en low in Connecting resets the link");
+}
+
 // The peer goes quiet while end a sends an unterminated packet (docs/dslink.md §5.3): the
 // disconnect cuts it, a's transmitter spills the rest of it, and the end token written after ends
 // the spill.
@@ -911,14 +985,14 @@ void t_spill(Tb &tb) {
 
 // Event counters across every carry: the 16-bit counters never get past a few hundred in a run,
 // so their upper bits would never change. For k = 1..16 every counter of both ends is set to
-// 2^k - 1 on both sides (tb/backdoor.h), then the scripted error cases run again and check their
-// increments modulo 2^16: each bit is carried into, cleared by a carry, and held at 1 and at 0,
-// and 0xffff wraps to 0.
+// 2^k - 1 on both sides (tb/backdoor.h), then to 0xfffe, and the scripted error cases run again
+// and check their increments modulo 2^16: each bit is carried into, cleared by a carry, and held
+// at 1 and at 0, and 0xffff wraps to 0.
 void t_counters(Tb &tb) {
   const std::function<void(Tb &)> cases[] = {t_parity, t_escape,  t_disconnect, t_credit_rx,
                                              t_credit_tx, t_proto, t_timeout, t_spill};
-  for (uint32_t k = 1; k <= 16; k++) {
-    const uint32_t v = (1u << k) - 1u;
+  for (uint32_t k = 1; k <= lockstep::CarryWalk::kRound; k++) {
+    const uint32_t v = lockstep::CarryWalk::value(k);
     for (int i = 0; i < 2; i++) tb.inject_counters(i, v);
     for (const auto &c : cases) {
       tb.peer_ = ScriptPeer{};
@@ -926,7 +1000,7 @@ void t_counters(Tb &tb) {
       c(tb);
     }
   }
-  std::printf("dslink: counters: the error cases ran from 16 injected values, 1 to 0xffff\n");
+  std::printf("dslink: counters: the error cases ran from 17 injected values, 1 to 0xffff and 0xfffe\n");
 }
 
 // ---- Random traffic with wire faults -------------------------------------------------------
@@ -970,6 +1044,9 @@ void t_random(Tb &tb, bool faults) {
     if (faults) {
       if (rng_chance(&g, 1, 200000)) tb.link_en_[rng_below(&g, 2)] ^= 1u;
       if (rng_chance(&g, 1, 150000)) tb.reset_end((int)rng_below(&g, 2), rng_below(&g, 3));
+      // A user that stops reading for a while: the receive FIFO fills (to RxDepth, then the ERR
+      // of a link reset on top) and stays full across the link's restart.
+      if (rng_chance(&g, 1, 30000)) tb.stall_until_[rng_below(&g, 2)] = tb.cyc_ + 200 + rng_below(&g, 3000);
       for (int i = 0; i < 2; i++)
         if (tb.link_en_[i] == 0 && rng_chance(&g, 1, 2000)) tb.link_en_[i] = 1;
     }
@@ -979,6 +1056,7 @@ void t_random(Tb &tb, bool faults) {
   }
   // Clean tail: the link must come back by itself and carry traffic intact.
   tb.link_en_[0] = tb.link_en_[1] = 1;
+  tb.stall_until_[0] = tb.stall_until_[1] = 0;
   for (int i = 0; i < 2; i++) tb.flow_[i].abort_pm = 0;
   uint64_t ok_before[2] = {tb.flow_[0].n_ok, tb.flow_[1].n_ok};
   uint64_t bad_before[2] = {tb.flow_[0].n_bad, tb.flow_[1].n_bad};
@@ -1041,6 +1119,7 @@ const std::vector<TestDef> &tests() {
       {"abort", t_abort, "ERR written on tx takes the link down and cuts the packet"},
       {"link_en", t_link_en, "link_en low takes the link down, high brings it back"},
       {"reset", t_reset, "reset mid-run: in every state, with packets in flight, a, b, both, held"},
+      {"matrix", t_matrix, "FCT, data, EOP, ESC ESC, bad parity in ErrorWait, Ready, Started, Connecting"},
       {"spill", t_spill, "peer goes quiet while a sends: the cut packet is spilled to its end"},
       {"counters", t_counters, "error cases again from counters injected at 2^k - 1, k = 1..16"},
       {"race", t_race, "events on every cycle across the Started, Connecting, ErrorWait timers' ends"},
