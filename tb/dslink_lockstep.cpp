@@ -950,6 +950,37 @@ void t_matrix(Tb &tb) {
   tb.expect(tb.st(0) == DSLINK_ST_ERROR_RESET, "link_en low in Connecting resets the link");
 }
 
+// The receive FIFO one from full (RxDepth tokens, a's user not reading) when the credit error of
+// credit_rx pushes the ERR marker that closes the open packet, and the user reads one token in
+// that very cycle: the count must stay at RxDepth. Found by a first run, then replayed (the
+// scripted peer is deterministic and a is reset before each) with the read on that cycle.
+void t_full_pop(Tb &tb) {
+  auto run = [&](int64_t read_at) -> int64_t {
+    race_restart(tb);
+    script_to_run(tb);
+    run_script(tb, 200);
+    for (uint32_t k = 0; k <= tb.cfg_.rx_depth; k++) tb.peer_.data(k);
+    const uint64_t t0 = tb.cyc_;
+    const uint32_t c0 = tb.r(0).cnt_cred_err;
+    int64_t at = -1;
+    for (uint32_t k = 0; k < 600 * tb.cfg_.bit_period && at < 0; k++) {
+      const int64_t off = (int64_t)(tb.cyc_ - t0);
+      const uint32_t cnt = tb.r(0).rxf_cnt;
+      run_script(tb, 1, 1, off == read_at ? 1 : 0);
+      if (tb.r(0).cnt_cred_err != c0) {
+        at = off;
+        if (read_at >= 0)
+          tb.expect(cnt == tb.cfg_.rx_depth && tb.r(0).rxf_cnt == tb.cfg_.rx_depth,
+                    "ERR pushed and a token read in one cycle: the FIFO stays at RxDepth");
+      }
+    }
+    tb.expect(at >= 0, "the token beyond credit is a credit error");
+    return at;
+  };
+  const int64_t at = run(-1);
+  tb.expect(run(at) == at, "the replay meets the credit error on the same cycle");
+}
+
 // The peer goes quiet while end a sends an unterminated packet (docs/dslink.md §5.3): the
 // disconnect cuts it, a's transmitter spills the rest of it, and the end token written after ends
 // the spill.
@@ -1119,6 +1150,7 @@ const std::vector<TestDef> &tests() {
       {"abort", t_abort, "ERR written on tx takes the link down and cuts the packet"},
       {"link_en", t_link_en, "link_en low takes the link down, high brings it back"},
       {"reset", t_reset, "reset mid-run: in every state, with packets in flight, a, b, both, held"},
+      {"full_pop", t_full_pop, "ERR pushed into a FIFO one from full while the user reads"},
       {"matrix", t_matrix, "FCT, data, EOP, ESC ESC, bad parity in ErrorWait, Ready, Started, Connecting"},
       {"spill", t_spill, "peer goes quiet while a sends: the cut packet is spilled to its end"},
       {"counters", t_counters, "error cases again from counters injected at 2^k - 1, k = 1..16"},
