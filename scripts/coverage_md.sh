@@ -11,6 +11,15 @@ echo
 # A coverpoint listed as unreachable that a run hit fails the script (after the whole report):
 # the list is the assertion that those points stay unhit.
 rm -f "$dir/unreachable_hit"
+# The coverpoint modules each block answers for: a module's points are listed under the smallest
+# block that contains it (its own bench), as its Yosys mutants are scored there; a larger block
+# (the C104 with its DS-Links, the mesh with its chips) only sums up the others' points it hits.
+own_of() {
+  case $1 in
+    dslink) echo dslink_cov ;; mp1_rm) echo mp1_rm_cov ;; mp1_plane) echo mp1_plane_cov ;;
+    mp1_chip) echo mp1_chip_cov ;; c104) echo "c104_cov c104_arb_cov" ;; *) echo "" ;;
+  esac
+}
 for blk in "$@"; do
   dat=$dir/$blk/merged.dat
   echo "### $blk"
@@ -22,7 +31,7 @@ for blk in "$@"; do
   if [ -n "$bad" ]; then echo; echo "**Failed runs (not counted):** $(echo "$bad" | cut -f1,2 | tr '\t\n' ' ;')"; fi
   echo
   # One pass over the records: keys are \001-separated, each key \002 value (SystemC::Coverage-3).
-  awk -v unreach="$unreach" -v dir="$dir" '
+  awk -v unreach="$unreach" -v dir="$dir" -v own="$(own_of "$blk")" '
     BEGIN {
       while ((getline u < unreach) > 0) {
         if (u ~ /^#/ || u == "") continue
@@ -91,13 +100,27 @@ for blk in "$@"; do
       if (any) print ""
       # Coverpoints: unhit first, then unreachable by design, then hit; by name within each.
       for (i = 1; i <= nu; i++) for (j = i + 1; j <= nu; j++) if (uord[j] < uord[i]) { t = uord[i]; uord[i] = uord[j]; uord[j] = t }
-      nh = 0; nun = 0; nur = 0; bogus = ""
-      for (i = 1; i <= nu; i++) { id = uord[i]; if (id in why) { nur++; if (uhit[id] > 0) bogus = bogus " " id } else if (uhit[id] > 0) nh++; else nun++ }
-      printf "Coverpoints: %d hit, **%d not hit**, %d unreachable by design (tb/cov/unreachable.txt), of %d; hits summed over all instances of a module (Verilator counts per module).\n\n", nh, nun, nur, nu
+      nh = 0; nun = 0; nur = 0; bogus = ""; no = split(own, ow, " "); for (i = 1; i <= no; i++) isown[ow[i]] = 1
+      nmine = 0; others = ""
+      for (i = 1; i <= nu; i++) {
+        id = uord[i]; m = id; sub(/\..*/, "", m)
+        if ((id in why) && uhit[id] > 0) bogus = bogus " " id
+        if (!(m in isown)) { if (!(m in oth_n)) others = others " " m; oth_n[m]++; if (uhit[id] > 0) oth_h[m]++; continue }
+        mine[++nmine] = id
+        if (id in why) nur++; else if (uhit[id] > 0) nh++; else nun++
+      }
+      no = split(substr(others, 2), oo, " "); ol = ""
+      for (i = 1; i <= no; i++) ol = ol (i > 1 ? ", " : "") sprintf("`%s` %d of %d hit", oo[i], oth_h[oo[i]], oth_n[oo[i]])
+      if (nmine == 0) printf "No coverpoints of its own"
+      else printf "Coverpoints: %d hit, **%d not hit**, %d unreachable by design (tb/cov/unreachable.txt), of %d; hits summed over all instances of a module (Verilator counts per module)", nh, nun, nur, nmine
+      if (ol != "") printf ". Coverpoints of modules answered for by their own blocks, hit here too: %s", ol
+      printf ".\n\n"
+      nu = nmine; for (i = 1; i <= nu; i++) uord[i] = mine[i]
       if (bogus != "") {
         printf "**Listed as unreachable but hit (the list is wrong):**%s\n\n", bogus
         printf "%s\n", bogus >> (dir "/unreachable_hit")
       }
+      if (nu == 0) exit
       print "| coverpoint | hits | |"
       print "|---|---:|---|"
       for (pass = 1; pass <= 3; pass++)

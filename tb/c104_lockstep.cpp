@@ -1398,10 +1398,11 @@ void t_random(Tb &tb, bool faults, bool reconfig = false, bool wild = false) {
       const uint32_t n = 1 + rng_below(g, 4);
       for (uint32_t k = 0; k < n; k++) {
         c104_write_t x = w[rng_below(g, C104_SETUP_NWRITES)];
-        // half the time the mode register (header length, deletion, random) of a port whose
-        // slice is busy, one with a header half read first (w is in address order: w[p] is 0x00+p)
+        // half the time a register of a port whose slice is busy, one with a header half read
+        // first: its mode (header length, deletion, random), its random range or its LFSR seed
+        // (w is in address order: w[p], w[32 + p], w[64 + p] are 0x00 + p, 0x20 + p, 0x40 + p)
         const int busy = rng_chance(g, 1, 2) ? busy_port(tb, g) : -1;
-        if (busy >= 0) x = w[busy];
+        if (busy >= 0) x = w[(uint32_t)busy + 32 * rng_below(g, 3)];
         if (rng_chance(g, 1, 20)) x.addr = 0x82 + rng_below(g, 0x7E), x.data = (uint32_t)rng_next(g);
         tb.write(x.addr, x.data, tb.cyc_ + rng_below(g, 3));
       }
