@@ -15,6 +15,7 @@
 #include "Vmp1_chip.h"
 #include "verilated.h"
 
+#include "backdoor.h"
 #include "lockstep.h"
 #include "mp1_chip.h"
 #include "mp1_stim.h"
@@ -216,10 +217,26 @@ uint64_t wide_bits(const W &v, uint32_t lsb, uint32_t w) {
 
 using Options = lockstep::RandomOptions;
 
+#ifndef LOCKSTEP_TOP
+#define LOCKSTEP_TOP "mp1_chip"
+#endif
+// The injector's 16-bit event counters: the random runs walk each through every carry by setting
+// it on both sides (tb/backdoor.h CarryWalk), as no run counts high enough.
+struct CounterReg {
+  const char *rtl;
+  uint16_t mp1_chip_regs_t::*f;
+};
+const CounterReg kCounters[] = {
+    {"u_inj.cnt_msgs_q", &mp1_chip_regs_t::cnt_inj_msgs},
+    {"u_inj.cnt_sel_bad_q", &mp1_chip_regs_t::cnt_sel_bad},
+    {"u_inj.cnt_drop_q", &mp1_chip_regs_t::cnt_inj_drop},
+    {"u_inj.cnt_stray_q", &mp1_chip_regs_t::cnt_inj_stray},
+};
+
 class Tb {
  public:
   Tb(const Options &o, VerilatedContext *ctx, const ChipCase *dc)
-      : o_(o), h_("mp1_chip", o.seed, dc ? dc->name : "random"), dc_(dc) {
+      : o_(o), h_("mp1_chip", o.seed, dc ? dc->name : "random"), ctx_(ctx), dc_(dc) {
     sigs_ = make_sigs();
     rtl_ = std::make_unique<Vmp1_chip>(ctx, "chip");
     inst_.init("chip", &sigs_);
@@ -274,6 +291,7 @@ class Tb {
       return;
     }
     lockstep::rtl_reset(rtl_.get());
+    open_backdoor();
     uint64_t at_three_quarters = 0;
     for (uint64_t c = 0; c < o_.cycles; c++) {
       if (c == o_.cycles * 3 / 4) at_three_quarters = entered();
@@ -290,13 +308,34 @@ class Tb {
     for (auto &s : src_) ch += s.msgs;
     std::printf("mp1_chip: %" PRIu64 " messages on the channels, %" PRIu64 " offered by the "
                 "interface (%" PRIu64 " on pbi), pbloop %u; injected %u, bad selections %u, "
-                "dropped %u, stray %u, resets %" PRIu64 "\n",
+                "dropped %u, stray %u, resets %" PRIu64 ", counter moves from injected values %"
+                PRIu64 "\n",
                 ch, ifs_.msgs, pbs_.msgs, in_.pbloop, r.cnt_inj_msgs, r.cnt_sel_bad,
-                r.cnt_inj_drop, r.cnt_inj_stray, rst_.count);
+                r.cnt_inj_drop, r.cnt_inj_stray, rst_.count, walk_.carries());
     std::printf("mp1_chip: matched %" PRIu64 " cycles (seed %" PRIu64 ")\n", o_.cycles, o_.seed);
   }
 
  private:
+  void open_backdoor() {
+    std::vector<std::string> paths;
+    for (const CounterReg &k : kCounters) paths.push_back(k.rtl);
+    const std::string err = bd_.open(ctx_, std::string(rtl_->hierName()) + "." + LOCKSTEP_TOP, paths);
+    if (!err.empty()) lockstep::usage_error("mp1_chip_lockstep", err);
+    if (!bd_.on()) std::printf("mp1_chip: +no_backdoor: the counters are not walked through their carries\n");
+  }
+  // After the clock edge: the counters' carry walk (random runs with the backdoor open).
+  void walk_counters() {
+    if (!bd_.on()) return;
+    bool wrote = false;
+    walk_.step([&](size_t i) { return (uint32_t)(m_.r.*kCounters[i].f); },
+               [&](size_t i, uint32_t v) {
+                 m_.r.*kCounters[i].f = (uint16_t)v;
+                 bd_.write(i, v);
+                 wrote = true;
+               });
+    if (wrote) rtl_->eval();
+  }
+
   uint64_t entered() const {
     uint64_t n = ifs_.msgs + pbs_.msgs;
     for (auto &s : src_) n += s.msgs;
@@ -376,6 +415,7 @@ class Tb {
     mp1_chip_clock(&m_, &nx_);
     lockstep::rtl_clock(rtl_.get());
     if (rst_.after_clock(rtl_.get())) mp1_chip_reset(&m_);
+    walk_counters();
   }
 
   void collect(const mp1_chip_out_t &mo) {
@@ -405,6 +445,7 @@ class Tb {
 
   const Options &o_;
   lockstep::Harness h_;
+  VerilatedContext *ctx_;
   std::vector<Sig> sigs_;
   lockstep::Instance inst_;
   std::unique_ptr<Vmp1_chip> rtl_;
@@ -420,6 +461,8 @@ class Tb {
   const ChipCase *dc_ = nullptr;
   std::deque<std::vector<Seg>> mq_if_, mq_pb_;
   std::vector<uint8_t> seen_[10];
+  lockstep::Backdoor bd_;
+  lockstep::CarryWalk walk_{sizeof kCounters / sizeof kCounters[0]};
 };
 
 }  // namespace
