@@ -123,7 +123,8 @@ std::vector<RmMsg> adapt_sweep_msgs() {
 
 // counters: more events than a counter's low byte holds (docs/mp1.md §8.2): 130 stray codes, 260
 // dead flits, 131 over-long messages (130 cut broadcasts and, after the 70th, one long segment
-// while straight is held, in HOLD).
+// while straight is held, in HOLD), 260 buffered adaptations (straight held, a header-only
+// segment, so the turn comes after its EOM).
 std::vector<RmMsg> counters_msgs() {
   std::vector<RmMsg> v;
   for (uint32_t i = 0; i < 130; i++)  // EOS, EOM, the illegal chunk in turn
@@ -134,6 +135,8 @@ std::vector<RmMsg> counters_msgs() {
     if (i == 70) v.push_back(RmMsg{{seg({cf(2, 9)}, 2, 34)}, 4, 4, 0, 0, 1u, 300});
     v.push_back(RmMsg{{seg({cf(4, 9), cf(5, 7)}, 1), seg({}, 2, 1)}, 4, 4, 0, 0, 0, 0});
   }
+  for (uint32_t i = 0; i < 260; i++)
+    v.push_back(RmMsg{{seg({cf(1, 9), cf(2, 7)}, 2)}, 4, 4, 0, 0, 1u, 24});
   return v;
 }
 
@@ -202,10 +205,11 @@ std::vector<RmCase> rm_cases() {
                                        std::to_string(r.cnt_adapt_buf) +
                                        " buffered), expected some, 16 buffered; ";
                     }));
-  v.push_back(sweep("counters", "130 stray codes, 260 dead flits, 131 over-long messages",
-                    counters_msgs(), 40000, [](const mp1_rm_regs_t &r) {
+  v.push_back(sweep("counters", "130 strays, 260 dead flits, 131 over-long, 260 buffered turns",
+                    counters_msgs(), 60000, [](const mp1_rm_regs_t &r) {
                       return eqs("stray", r.cnt_stray, 130) + eqs("dead", r.cnt_dead, 260) +
-                             eqs("long", r.cnt_bad_long, 131);
+                             eqs("long", r.cnt_bad_long, 131) + eqs("turns", r.cnt_adapt, 260) +
+                             eqs("buffered turns", r.cnt_adapt_buf, 260);
                     }));
   return v;
 }
