@@ -312,7 +312,8 @@ $(MP1_LOCKSTEP): $(MP1_VL_DIR)/config.stamp tb/mp1_rm_lockstep.cpp $(MP1_TB_DEPS
 	$(call vl_build,Vmp1_rm,$(MP1_RM_TOP),$(MP1_VL_DIR),$(MP1_RM_RTL),tb/mp1_rm_lockstep.cpp,$(MP1_AWF_VFLAGS),-DLOCKSTEP_CMP_REGS=$(MP1_RM_CMP_REGS) $(MP1_AWF_CFLAGS))
 
 RM_DIRECTED := pass dead_flit turn adaptive static_wait blocked_long broadcast broadcast_cut \
-               piggy_intra piggy_inter bad_flits abort header_short stray
+               piggy_intra piggy_inter bad_flits abort header_short stray fill_edge \
+               addr_sweep adapt_sweep counters
 test-mp1-rm: $(MP1_LOCKSTEP)
 	@set -e; for t in $(RM_DIRECTED); do $(MP1_LOCKSTEP) --test $$t | tail -1; done
 	@set -e; for s in $(MP1_SEEDS); do $(MP1_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES) | tail -1; done

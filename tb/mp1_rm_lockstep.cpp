@@ -1,7 +1,8 @@
 // MP1 routing machine lockstep testbench: one routing machine in RTL (Verilated) and in the C
 // model, fed identical inputs every cycle: random message streams (every control code, matches,
 // adaptive turns, broadcasts, several segments, dead flits, bad messages, stray codes) and an
-// arbiter per output shared with a random competitor, compared on every output and register.
+// arbiter per output shared with a random competitor, or directed cases and sweeps (docs/mp1.md
+// §9), compared on every output and register.
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -30,6 +31,7 @@ using mp1stim::Source;
 using mp1stim::Seg;
 using mp1stim::cf;
 using mp1stim::eqs;
+using mp1stim::kAwf;
 using mp1stim::seg;
 
 namespace {
@@ -37,15 +39,117 @@ namespace {
 
 // ---- Directed cases: one scripted message stream per behaviour of docs/mp1.md §5 and §8, with
 // the outputs' arbiters free unless a competitor holds one, then counters checked. ------------
+// A message of a sweep case, fed once the machine is back in IDLE with the input quiet: a node
+// may change between messages only there (pos and the directions are wiring, read by decode only).
+constexpr uint32_t kFill = ~0u;
+struct RmMsg {
+  std::vector<Seg> segs;
+  uint32_t pos, opos, neg, oneg;
+  uint32_t hold;                     // outputs (bit k) a competitor holds from the first chunk ...
+  uint32_t release;                  // ... for this many cycles, or (kFill) until the buffer has
+                                     // filled: stop high and the current segment all sent
+};
 struct RmCase {
   const char *name, *what;
   std::vector<Seg> segs;             // the input's segments, in order
   uint32_t blocked;                  // outputs (bit k) a competitor holds ...
   uint64_t until;                    // ... until this cycle
   std::function<std::string(const mp1_rm_regs_t &)> check;
+  std::vector<RmMsg> msgs{};         // then these messages, one at a time
+  uint64_t cycles = 1500;            // the run (a sweep: at most, see Tb::run)
 };
 
-// The machine sits at pos 4 (opos 4), + direction, not at an edge.
+// A segment of n flits: the address words `head`, then data flits 0x40, ..., then the end code.
+Seg seg_n(std::initializer_list<uint32_t> head, uint32_t n, uint8_t end) {
+  const uint32_t hf = (uint32_t)seg(head, 0).size() / 3;
+  return seg(head, end, n > hf ? n - hf : 0);
+}
+
+// fill_edge: a copy's first chunk counts as not yet written while its pointer is at most 6 AWF
+// chunks ahead of wp (docs/mp1.md §8.8.1), i.e. 128 - 6 AWF unread chunks and more read as a lead
+// (the open point of §8.9). For each output a message is held by the competitor until its buffer
+// has filled to 7 .. 1 chunks below that edge (the full segment ends with EOS, so stop is high
+// on occupancy alone), then the copy starts: short segments up to the stop bound, then one of
+// 32 flits, then a last short one.
+std::vector<RmMsg> fill_edge_msgs() {
+  std::vector<RmMsg> v;
+  const uint32_t edge = 128 - 6 * kAwf, occ_max = kAwf == 1 ? 30 : 17, full = 3 * 32 + 1;
+  struct Route { uint32_t a1, a2, rp; };
+  const Route routes[4] = {
+      {cf(2, 9), 0, 0},                // st: not at its match, the copy reads from a1's word
+      {cf(0, 4), cf(2, 7), 3 * kAwf},  // ot: a turn at the match, from a2's word
+      {cf(2, 4), 0, 3 * kAwf},         // rc: delivered here, from a2's place
+      {cf(6, 4), 0, 3 * kAwf}};        // pb: piggy-back, from a2's place
+  for (const Route &r : routes) {
+    const uint32_t hf = (r.a2 ? 2 : 1) * kAwf;
+    for (uint32_t u = edge - 7; u < edge; u++) {
+      // Chunks before the full segment: k segments of 3 f + 1 chunks.
+      const uint32_t s = u + r.rp - full, k = s % 3 ? s % 3 : 3, f = (s - k) / 3;
+      // stop would hold the full segment back, or the header does not fit (AWF = 2)
+      if (s - r.rp > occ_max || f < hf + k - 1) continue;
+      RmMsg m{{}, 4, 4, 0, 0, 0xfu, kFill};
+      const uint32_t f1 = f - (k - 1);
+      m.segs.push_back(r.a2 ? seg_n({r.a1, r.a2}, f1, 1) : seg_n({r.a1}, f1, 1));
+      for (uint32_t i = 1; i < k; i++) m.segs.push_back(seg_n({}, 1, 1));
+      m.segs.push_back(seg_n({}, 32, 1));
+      m.segs.push_back(seg_n({}, 1, 2));
+      v.push_back(m);
+    }
+  }
+  return v;
+}
+
+// addr_sweep: a one-dimension message addressed 2, 1 below, at, 1, 2 above the node, at every node
+// position 0-31, both directions (docs/mp1.md §8.3: ahead, match, behind).
+std::vector<RmMsg> addr_sweep_msgs() {
+  std::vector<RmMsg> v;
+  for (uint32_t neg = 0; neg < 2; neg++)
+    for (uint32_t p = 0; p < 32; p++)
+      for (uint32_t a = p < 2 ? 0 : p - 2; a <= p + 2 && a < 32; a++)
+        v.push_back(RmMsg{{seg({cf(2, a)}, 2, 1)}, p, 4, neg, 0, 0, 0});
+  return v;
+}
+
+// adapt_sweep: an adaptive message (code 1, a1 ahead) with straight held for 24 cycles and a2's
+// address 2, 1 below, at, 1, 2 above the other dimension's position 0-31, both directions: it
+// turns iff a2 is ahead (§8.6.4). Without data the whole segment is buffered before the turn.
+std::vector<RmMsg> adapt_sweep_msgs() {
+  std::vector<RmMsg> v;
+  for (uint32_t oneg = 0; oneg < 2; oneg++)
+    for (uint32_t q = 0; q < 32; q++)
+      for (uint32_t b = q < 2 ? 0 : q - 2; b <= q + 2 && b < 32; b++)
+        v.push_back(RmMsg{{seg({cf(1, 20), cf(2, b)}, 2, 2 * (b & 1))}, 0, q, 0, oneg, 1u, 24});
+  return v;
+}
+
+// counters: more events than a counter's low byte holds (docs/mp1.md §8.2): 130 stray codes, 260
+// dead flits, 131 over-long messages (130 cut broadcasts and, after the 70th, one long segment
+// while straight is held, in HOLD), 260 buffered adaptations (straight held, a header-only
+// segment, so the turn comes after its EOM).
+std::vector<RmMsg> counters_msgs() {
+  std::vector<RmMsg> v;
+  for (uint32_t i = 0; i < 130; i++)  // EOS, EOM, the illegal chunk in turn
+    v.push_back(RmMsg{{Seg{(uint8_t)(1 + i % 3)}}, 4, 4, 0, 0, 0, 0});
+  for (uint32_t i = 0; i < 260; i++)  // a1 cut through, then a gap
+    v.push_back(RmMsg{{seg({cf(2, 9)}, 0)}, 4, 4, 0, 0, 0, 0});
+  for (uint32_t i = 0; i < 130; i++) {
+    if (i == 70) v.push_back(RmMsg{{seg({cf(2, 9)}, 2, 34)}, 4, 4, 0, 0, 1u, 300});
+    v.push_back(RmMsg{{seg({cf(4, 9), cf(5, 7)}, 1), seg({}, 2, 1)}, 4, 4, 0, 0, 0, 0});
+  }
+  for (uint32_t i = 0; i < 260; i++)
+    v.push_back(RmMsg{{seg({cf(1, 9), cf(2, 7)}, 2)}, 4, 4, 0, 0, 1u, 24});
+  return v;
+}
+
+RmCase sweep(const char *name, const char *what, std::vector<RmMsg> msgs, uint64_t cycles,
+             std::function<std::string(const mp1_rm_regs_t &)> check) {
+  RmCase c{name, what, {}, 0, 0, std::move(check)};
+  c.msgs = std::move(msgs);
+  c.cycles = cycles;
+  return c;
+}
+
+// The machine sits at pos 4 (opos 4), + direction, not at an edge (sweep cases: per message).
 std::vector<RmCase> rm_cases() {
   std::vector<RmCase> v;
   v.push_back({"pass", "no match: cut through straight, one cycle per chunk",
@@ -90,6 +194,24 @@ std::vector<RmCase> rm_cases() {
   v.push_back({"stray", "end codes and illegal chunks outside a message: counted, ignored",
                {Seg{1}, Seg{2}, Seg{3}}, 0, 0,
                [](const mp1_rm_regs_t &r) { return eqs("stray", r.cnt_stray, 3); }});
+  v.push_back(sweep("fill_edge", "each copy starts 7 .. 1 chunks below the lead window's edge",
+                    fill_edge_msgs(), 40000, nullptr));
+  v.push_back(sweep("addr_sweep", "a1 2 below .. 2 above the node, every position, both ways",
+                    addr_sweep_msgs(), 40000, nullptr));
+  v.push_back(sweep("adapt_sweep", "a2 2 below .. 2 above opos, every position, both ways",
+                    adapt_sweep_msgs(), 40000, [](const mp1_rm_regs_t &r) {
+                      return r.cnt_adapt_buf >= 16 && r.cnt_adapt > r.cnt_adapt_buf
+                                 ? std::string()
+                                 : "adaptations " + std::to_string(r.cnt_adapt) + " (" +
+                                       std::to_string(r.cnt_adapt_buf) +
+                                       " buffered), expected some, 16 buffered; ";
+                    }));
+  v.push_back(sweep("counters", "130 strays, 260 dead flits, 131 over-long, 260 buffered turns",
+                    counters_msgs(), 60000, [](const mp1_rm_regs_t &r) {
+                      return eqs("stray", r.cnt_stray, 130) + eqs("dead", r.cnt_dead, 260) +
+                             eqs("long", r.cnt_bad_long, 131) + eqs("turns", r.cnt_adapt, 260) +
+                             eqs("buffered turns", r.cnt_adapt_buf, 260);
+                    }));
   return v;
 }
 
@@ -155,15 +277,24 @@ class Tb {
     lockstep::rtl_reset(rtl_.get());
     if (!dc_) open_backdoor();
     if (dc_) {
-      for (uint64_t c = 0; c < 1500; c++) cycle(c);
+      // A sweep ends 100 cycles after its last message, once the machine is back in IDLE.
+      uint64_t c = 0, quiet = 0;
+      for (; c < dc_->cycles && quiet < 100; c++) {
+        cycle(c);
+        const bool done = !dc_->msgs.empty() && msg_i_ == dc_->msgs.size() &&
+                          src_.q.empty() && src_.segs.empty() && m_.r.rm_st == MP1_RM_IDLE;
+        quiet = done ? quiet + 1 : 0;
+      }
       h_.close();
       std::string err = dc_->check ? dc_->check(m_.r) : "";
       err += eqs("state at the end (IDLE)", m_.r.rm_st, MP1_RM_IDLE);
+      err += eqs("messages fed", msg_i_, dc_->msgs.size());
       if (!err.empty()) {
         std::printf("mp1_rm: FAILED %s: %s\n", dc_->name, err.c_str());
         std::exit(1);
       }
-      std::printf("mp1_rm: %-14s as expected, 1500 cycles matched (%s)\n", dc_->name, dc_->what);
+      std::printf("mp1_rm: %-14s as expected, %" PRIu64 " cycles matched (%s)\n", dc_->name, c,
+                  dc_->what);
       return;
     }
     for (uint64_t c = 0; c < o_.cycles; c++) cycle(c);
@@ -200,14 +331,16 @@ class Tb {
 
   void cycle(uint64_t c) {
     if (rst_.start(rtl_.get())) mp1_rm_reset(&m_);
+    if (dc_) feed(c);
     in_.in_dat = src_.next(m_.r.stop);
     uint32_t *own[4] = {&in_.st_own, &in_.ot_own, &in_.rc_own, &in_.pb_own};
     uint32_t *fre[4] = {&in_.st_free, &in_.ot_free, &in_.rc_free, &in_.pb_free};
     uint32_t *stp[4] = {&in_.st_stop, &in_.ot_stop, &in_.rc_stop, &in_.pb_stop};
     for (int k = 0; k < 4; k++) arb_[k].drive(&g_, stop_pct_, own[k], fre[k], stp[k]);
+    const uint32_t mheld = msg_held(c);
     if (dc_) {  // a plain arbiter per output; a competitor holds the blocked ones for a while
       for (int k = 0; k < 4; k++) {
-        const bool held = (dc_->blocked >> k & 1u) && c < dc_->until;
+        const bool held = ((dc_->blocked >> k & 1u) && c < dc_->until) || (mheld >> k & 1u);
         *own[k] = downer_[k] && !held;
         *fre[k] = !downer_[k] && !held;
         *stp[k] = 0;
@@ -230,11 +363,32 @@ class Tb {
     for (int k = 0; k < 4; k++) arb_[k].step(&g_, req[k], busy_);
     if (dc_)
       for (int k = 0; k < 4; k++)
-        downer_[k] = req[k] && !((dc_->blocked >> k & 1u) && c + 1 < dc_->until);
+        downer_[k] = req[k] && !((dc_->blocked >> k & 1u) && c + 1 < dc_->until) &&
+                     !(mheld >> k & 1u);
     mp1_rm_clock(&m_, &nx);
     lockstep::rtl_clock(rtl_.get());
     if (rst_.after_clock(rtl_.get())) mp1_rm_reset(&m_);
     walk_counters();
+  }
+
+  // Sweep cases: the next message once the machine is in IDLE and the input quiet, at its node.
+  void feed(uint64_t c) {
+    if (msg_i_ >= dc_->msgs.size() || !src_.q.empty() || !src_.segs.empty() || src_.gap ||
+        m_.r.rm_st != MP1_RM_IDLE)
+      return;
+    const RmMsg &m = dc_->msgs[msg_i_++];
+    in_.pos = m.pos, in_.opos = m.opos, in_.neg = m.neg, in_.oneg = m.oneg;
+    for (const Seg &sg : m.segs) src_.segs.push_back(sg);
+    msg_c_ = c;
+    filled_ = false;
+  }
+  // The outputs the competitor holds for the current message this cycle.
+  uint32_t msg_held(uint64_t c) {
+    if (!dc_ || msg_i_ == 0) return 0;
+    const RmMsg &m = dc_->msgs[msg_i_ - 1];
+    if (m.release != kFill) return c - msg_c_ < m.release ? m.hold : 0;
+    if (m_.r.stop && src_.q.empty() && c > msg_c_) filled_ = true;
+    return filled_ ? 0 : m.hold;
   }
 
   void collect(const mp1_rm_out_t &mo) {
@@ -272,6 +426,9 @@ class Tb {
   bool downer_[4] = {false, false, false, false};
   lockstep::Backdoor bd_;
   lockstep::CarryWalk walk_{kNumCounters};
+  size_t msg_i_ = 0;     // sweep cases: messages fed so far
+  uint64_t msg_c_ = 0;   // the cycle the current one was fed
+  bool filled_ = false;  // its kFill hold has been released
 };
 
 }  // namespace
