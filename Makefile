@@ -313,7 +313,7 @@ $(MP1_LOCKSTEP): $(MP1_VL_DIR)/config.stamp tb/mp1_rm_lockstep.cpp $(MP1_TB_DEPS
 
 RM_DIRECTED := pass dead_flit turn adaptive static_wait blocked_long broadcast broadcast_cut \
                piggy_intra piggy_inter bad_flits abort header_short stray fill_edge \
-               addr_sweep adapt_sweep counters counters_walk
+               addr_sweep adapt_sweep counters counters_walk adapt_walk
 test-mp1-rm: $(MP1_LOCKSTEP)
 	@set -e; for t in $(RM_DIRECTED); do $(MP1_LOCKSTEP) --test $$t | tail -1; done
 	@set -e; for s in $(MP1_SEEDS); do $(MP1_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES) | tail -1; done

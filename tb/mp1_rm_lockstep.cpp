@@ -218,6 +218,10 @@ std::vector<RmCase> rm_cases() {
   v.push_back(sweep("counters_walk", "the counters case, its counters walked through every carry",
                     counters_msgs(), 60000, nullptr));
   v.back().walk = true;
+  // And adapt_sweep's, whose turns made before the segment is buffered hold cnt_adapt_buf.
+  v.push_back(sweep("adapt_walk", "the adapt_sweep case, its counters walked through every carry",
+                    adapt_sweep_msgs(), 40000, nullptr));
+  v.back().walk = true;
   return v;
 }
 
