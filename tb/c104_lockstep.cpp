@@ -1330,16 +1330,18 @@ void random_start(Tb &tb, c104_setup_t *s, bool no_loop, bool faults) {
   }
 }
 
-// A port whose slice is in the middle of a packet, one in HDR (a header half read) if any; -1 if
-// every slice is idle.
+// A port whose slice is in the middle of a packet, one in a short-lived state if any (HDR: a header
+// half read; EMIT: a header being sent on), either with even odds; -1 if every slice is idle.
 int busy_port(Tb &tb, rng_t *g) {
-  std::vector<uint32_t> hdr, other;
+  std::vector<uint32_t> hdr, emit, other;
   for (uint32_t p = 0; p < kN; p++) {
     const uint32_t st = tb.R().sl_st[p];
     if (st == C104_HDR) hdr.push_back(p);
+    else if (st == C104_EMIT) emit.push_back(p);
     else if (st != C104_IDLE) other.push_back(p);
   }
-  const std::vector<uint32_t> &v = hdr.empty() ? other : hdr;
+  const bool pick_emit = !emit.empty() && (hdr.empty() || rng_chance(g, 1, 2));
+  const std::vector<uint32_t> &v = pick_emit ? emit : !hdr.empty() ? hdr : other;
   return v.empty() ? -1 : (int)v[rng_below(g, (uint32_t)v.size())];
 }
 
@@ -2057,6 +2059,60 @@ void t_cut(Tb &tb) {
 
 // §12: an output link that goes down spills the rest of the packet; the slice carries on to the
 // end token; the next packet is routed once the link is up again.
+// §10.1-§10.3 at their limits: every output owned at once (32 packets open, each to the next
+// port's output), then every slice waiting at once. 31 slices wait for output 8, held by slice 0's
+// open packet; cfg_grp then makes 8 a follower of 7, which strands them (§10.1); slice 0 ends its
+// packet and sends another to port 8, now in 7's group: for the cycle it waits for its grant all
+// 32 are candidates. The group restored, the 31 resume and every packet is delivered.
+uint32_t waiting(Tb &tb) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < kN; i++) n += tb.R().sl_st[i] == C104_WAIT;
+  return n;
+}
+void t_crowd(Tb &tb) {
+  tb.need_ports(0xFFFFFFF0u, kBit0123);
+  tb.peers_on_bit_ports();
+  c104_setup_t s;
+  c104_setup_default(&s);
+  for (uint32_t e = 0; e < kN; e++) setup_ival(&s, e, e, e, 1);  // header e: output e
+  tb.load(s);
+  // 1. Every output owned.
+  for (uint32_t p = 0; p < kN; p++) tb.send(p, tb.cyc_, {D((p + 1) % kN), D(p)});
+  for (uint64_t k = 0; tb.R().out_busy != 0xFFFFFFFFu; k++) {
+    tb.expect(k < 3000, "all 32 outputs owned at once");
+    tb.cycle();
+  }
+  for (uint32_t p = 0; p < kN; p++) tb.send(p, tb.cyc_, {EOP});
+  tb.drain();
+  // 2. 31 wait for output 8, which slice 0 holds.
+  tb.send(0, tb.cyc_, {D(8), D(0x40)});
+  for (uint64_t k = 0; tb.R().sl_st[0] != C104_FWD && tb.R().sl_st[0] != C104_EMIT; k++) {
+    tb.expect(k < 3000, "slice 0 owns output 8");
+    tb.cycle();
+  }
+  for (uint32_t p = 1; p < kN; p++) tb.send(p, tb.cyc_, {D(8), D(p)});
+  for (uint64_t k = 0; waiting(tb) < kN - 1; k++) {
+    tb.expect(k < 3000, "31 slices wait for output 8");
+    tb.cycle();
+  }
+  // 3. Stranded: 8 follows 7. Slice 0 ends its packet and sends one more to port 8.
+  tb.write(C104_A_GRP, ~(1u << 8), tb.cyc_);
+  tb.run(5);
+  tb.send(0, tb.cyc_, {EOP, D(8), D(0x41), EOP});
+  uint32_t most = 0;
+  for (uint64_t k = 0; k < 400; k++) {
+    tb.cycle();
+    most = std::max(most, waiting(tb));
+  }
+  tb.expect_eq(most, kN, "slices waiting at once");
+  tb.expect_eq(waiting(tb), kN - 1, "the 31 stranded still wait");
+  // 4. The group restored: the 31 resume, one at a time, and end.
+  tb.write(C104_A_GRP, 0xFFFFFFFFu, tb.cyc_);
+  for (uint32_t p = 1; p < kN; p++) tb.send(p, tb.cyc_, {EOP});
+  tb.drain();
+  tb.end_checks();
+}
+
 void t_linkdown(Tb &tb) {
   tb.need_ports(0xFFFFFFF0u, kBit012);
   tb.peers_on_bit_ports();
@@ -2119,6 +2175,7 @@ const std::vector<TestDef> &tests() {
       {"short", [](Tb &tb) { t_short(tb, false); }, "packets ending inside their headers"},
       {"stray", [](Tb &tb) { t_short(tb, true); }, "end tokens with no packet open"},
       {"cut", t_cut, "ERR in HDR, WAIT (withdrawal) and FWD, to and from links"},
+      {"crowd", t_crowd, "every output owned at once; every slice waiting at once (31 stranded, §10.1)"},
       {"linkdown", t_linkdown, "an output link goes down mid-packet: spill, carry on, resume"},
       {"random", [](Tb &tb) { t_random(tb, false); }, "random setup and traffic (--cycles)"},
       {"faults", [](Tb &tb) { t_random(tb, true); }, "random traffic with wire faults on the links"},
