@@ -216,7 +216,8 @@ report() {
 }
 
 # The reason tb/ymut_equivalent.txt gives for block $1's mutate line $2 (nothing if none): its key
-# is the cell without the $flatten\<instance>. prefix, the port, bit, mode and control bit.
+# is the mutated module, the cell without the $flatten\<instance>. prefix, the port, bit, mode and
+# control bit.
 argued_reason() {
   local f; f="$(dirname "$0")/../tb/ymut_equivalent.txt"
   [ -f "$f" ] || return 0
@@ -225,15 +226,16 @@ argued_reason() {
       n = split(line, w, " ")
       for (i = 1; i < n; i++) {
         if (w[i] == "-mode") mode = w[i + 1]; else if (w[i] == "-cell") cell = w[i + 1]
+        else if (w[i] == "-module") mod = w[i + 1]
         else if (w[i] == "-port") port = w[i + 1]; else if (w[i] == "-portbit") bit = w[i + 1]
         else if (w[i] == "-ctrlbit") ctrl = w[i + 1]
       }
       sub(/^\$flatten\\.*\.\$/, "$", cell)
-      key = cell " | " port " " bit " " mode (ctrl == "" ? "" : " " ctrl)
+      key = mod " | " cell " | " port " " bit " " mode (ctrl == "" ? "" : " " ctrl)
       FS = " [|] "
     }
-    /^#/ || NF < 4 { next }
-    $1 == blk && $2 " | " $3 == key { print $4; exit }' "$f"
+    /^#/ || NF < 5 { next }
+    $1 == blk && $2 " | " $3 " | " $4 == key { print $5; exit }' "$f"
 }
 
 # The fields of one mutate line: mode,cell,port,portbit,"src src ...","whole line" (CSV), or
