@@ -604,40 +604,48 @@ mutants-mp1-mesh: $(MP1M_MUT_DIR)/Vmp1_mesh
 
 # ---- Yosys mutants (mcy flow; scripts/mutants_yosys.sh, tb/README.md; not in make test) ----------
 # make mutants-yosys BLOCK=dslink|mp1_rm|mp1_plane|mp1_chip|c104|mp1_mesh|c104_net N=200 SEED=1:
-# N netlist mutations of the block (mp1_mesh: of its chip, c104_net: of its switch) in one netlist
-# behind a wrapper of the block's name, run through the block's mutant runs; survivors go to a
-# Yosys proof. Results in build/ymut/<BLOCK>/.
+# N netlist mutations of the block's own modules (ymut_mods_<blk>: those no smaller block holds;
+# mp1_mesh and c104_net have no logic of their own: every module of the chip, of the switch) in
+# one netlist of the block's hierarchy, each mutation inside its module and so in every instance
+# of it, behind a wrapper of the block's name (mp1_mesh: of its chip, c104_net: of its switch),
+# run through the block's mutant runs; survivors go to a Yosys proof. Results in
+# build/ymut/<BLOCK>/.
 BLOCK ?= dslink
 N     ?= 200
 SEED  ?= 1
 YMUT_BLOCKS := dslink mp1_rm mp1_plane mp1_chip c104 mp1_mesh c104_net
 YMUT_DIR := $(BUILD)/ymut/$(BLOCK)
-# Per block: the mutated module and its RTL, the Yosys setup (the lockstep build's parameters),
-# the parameters the wrapper accepts from an instantiating module, then the lockstep build
-# (prefix, top, testbench, other RTL, Verilator and C flags) and the runs.
+# Per block: the top module, the modules whose cells are sampled, the RTL, the Yosys setup (the
+# lockstep build's parameters), the parameters the wrapper accepts from an instantiating module,
+# then the lockstep build (prefix, top, testbench, other RTL, Verilator and C flags) and the runs.
 ymut_mod_dslink := $(DSLINK_TOP)
+ymut_mods_dslink := dslink dslink_fsm dslink_rx dslink_tx dslink_fifo
 ymut_rtl_dslink := $(DSLINK_RTL)
 ymut_tb_dslink  := Vdslink $(DSLINK_TOP) tb/dslink_lockstep.cpp
 ymut_cf_dslink  := $(DSLINK_CFLAGS)
 ymut_runs_dslink = $(DSLINK_MUT_RUNS)
 ymut_mod_mp1_rm := $(MP1_RM_TOP)
+ymut_mods_mp1_rm := mp1_rm
 ymut_rtl_mp1_rm := $(MP1_RM_RTL)
 ymut_wp_mp1_rm  := parameter int AWF = 1
 ymut_tb_mp1_rm  := Vmp1_rm $(MP1_RM_TOP) tb/mp1_rm_lockstep.cpp
 ymut_cf_mp1_rm  := -DLOCKSTEP_CMP_REGS=1
 ymut_runs_mp1_rm = $(foreach t,$(RM_DIRECTED),'--test $(t)') $(MP1_MUT_RUNS)
 ymut_mod_mp1_plane := $(MP1_PLANE_TOP)
+ymut_mods_mp1_plane := mp1_plane mp1_arb
 ymut_rtl_mp1_plane := $(MP1_PLANE_RTL)
 ymut_wp_mp1_plane  := parameter int AWF = 1
 ymut_tb_mp1_plane  := Vmp1_plane $(MP1_PLANE_TOP) tb/mp1_plane_lockstep.cpp
 ymut_runs_mp1_plane = $(MP1_MUT_RUNS)
 ymut_mod_mp1_chip := $(MP1_CHIP_TOP)
+ymut_mods_mp1_chip := mp1_chip mp1_rr_arb mp1_inj
 ymut_rtl_mp1_chip := $(MP1_CHIP_RTL)
 ymut_wp_mp1_chip  := parameter int AWF = 1
 ymut_tb_mp1_chip  := Vmp1_chip $(MP1_CHIP_TOP) tb/mp1_chip_lockstep.cpp
 ymut_cf_mp1_chip  := -DLOCKSTEP_CMP_REGS=1
 ymut_runs_mp1_chip = $(foreach t,$(CHIP_DIRECTED),'--test $(t)') $(MP1_MUT_RUNS)
 ymut_mod_mp1_mesh := $(MP1_CHIP_TOP)
+ymut_mods_mp1_mesh := mp1_chip mp1_rr_arb mp1_inj mp1_plane mp1_arb mp1_rm
 ymut_rtl_mp1_mesh := $(MP1_CHIP_RTL)
 ymut_wp_mp1_mesh  := parameter int AWF = 1
 ymut_tb_mp1_mesh  := Vmp1_mesh mp1_mesh tb/mp1_mesh_lockstep.cpp rtl/mp1_mesh.sv
@@ -645,6 +653,7 @@ ymut_vf_mp1_mesh  := $(MP1M_VFLAGS)
 ymut_cf_mp1_mesh  := $(MP1M_CFLAGS)
 ymut_runs_mp1_mesh = $(MP1M_MUT_RUNS)
 ymut_mod_c104 := $(C104_TOP)
+ymut_mods_c104 := c104 c104_cfg c104_slice c104_arb
 ymut_rtl_c104 := $(C104_RTL)
 ymut_set_c104 := chparam -set TokPorts 32'hFFFFFFF0 $(C104_TOP)
 ymut_wp_c104  := parameter logic [31:0] TokPorts = 32'h0
@@ -653,6 +662,7 @@ ymut_vf_c104  := -GTokPorts=32\'hFFFFFFF0
 ymut_cf_c104  := $(call c104_cflags,FFFFFFF0)
 ymut_runs_c104 = $(C104_MUT_RUNS)
 ymut_mod_c104_net := $(C104_TOP)
+ymut_mods_c104_net := c104 c104_cfg c104_slice c104_arb dslink dslink_fsm dslink_rx dslink_tx dslink_fifo
 ymut_rtl_c104_net := $(C104_RTL)
 ymut_set_c104_net := chparam -set TokPorts 32'h$(C104N_TOK) $(C104_TOP)
 ymut_wp_c104_net  := parameter logic [31:0] TokPorts = 32'h0
@@ -661,18 +671,21 @@ ymut_vf_c104_net  := $(C104N_VFLAGS)
 ymut_cf_c104_net  := $(C104N_CFLAGS)
 ymut_runs_c104_net = $(C104N_MUT_RUNS)
 YMUT_TB  := $(ymut_tb_$(BLOCK))
+# The slow (constructor, initial) files at -O0, as the coverage builds: the big blocks' builds
+# otherwise take most of the time in g++.
+YMUT_VFLAGS := -MAKEFLAGS OPT_SLOW=-O0
 YMUT_BIN := $(YMUT_DIR)/vl/$(word 1,$(YMUT_TB))
 
 # (without the quote of 32'h..., which would end the stamp recipe's quoting)
-$(YMUT_DIR)/config.stamp: STAMP = $(N) $(SEED) $(ymut_rtl_$(BLOCK)) $(subst ',,$(ymut_set_$(BLOCK)))
+$(YMUT_DIR)/config.stamp: STAMP = $(N) $(SEED) $(ymut_mods_$(BLOCK)) $(ymut_rtl_$(BLOCK)) $(subst ',,$(ymut_set_$(BLOCK)))
 $(YMUT_DIR)/netlist.v: $(YMUT_DIR)/config.stamp scripts/mutants_yosys.sh $(ymut_rtl_$(BLOCK))
-	scripts/mutants_yosys.sh gen $(YMUT_DIR) $(ymut_mod_$(BLOCK)) $(N) $(SEED) \
+	scripts/mutants_yosys.sh gen $(YMUT_DIR) $(ymut_mod_$(BLOCK)) "$(ymut_mods_$(BLOCK))" $(N) $(SEED) \
 	  "$(ymut_set_$(BLOCK))" "$(ymut_wp_$(BLOCK))" $(ymut_rtl_$(BLOCK))
 	scripts/ymut_backdoor.sh $(YMUT_DIR) $(ymut_mod_$(BLOCK))_ymut
 
 $(YMUT_BIN): $(YMUT_DIR)/netlist.v $(word 3,$(YMUT_TB)) $(MP1_TB_DEPS) tb/c104_common.h
 	@mkdir -p $(@D)
-	$(call vl_build,$(word 1,$(YMUT_TB)),$(word 2,$(YMUT_TB)),$(@D),$(YMUT_DIR)/wrapper.sv $(YMUT_DIR)/netlist.v $(YMUT_DIR)/backdoor.vlt $(wordlist 4,9,$(YMUT_TB)),$(word 3,$(YMUT_TB)),$(ymut_vf_$(BLOCK)),$(ymut_cf_$(BLOCK)))
+	$(call vl_build,$(word 1,$(YMUT_TB)),$(word 2,$(YMUT_TB)),$(@D),$(YMUT_DIR)/wrapper.sv $(YMUT_DIR)/netlist.v $(YMUT_DIR)/backdoor.vlt $(wordlist 4,9,$(YMUT_TB)),$(word 3,$(YMUT_TB)),$(YMUT_VFLAGS) $(ymut_vf_$(BLOCK)),$(ymut_cf_$(BLOCK)))
 
 mutants-yosys: $(YMUT_BIN)
 	@SEED=$(SEED) MADPOST_BACKDOOR_MAP=$(CURDIR)/$(YMUT_DIR)/backdoor.map scripts/mutants_yosys.sh run $(YMUT_DIR) $(BLOCK) $(ymut_mod_$(BLOCK)) $(YMUT_BIN) \

@@ -3,12 +3,15 @@
 # N sampled mutations compiled into one netlist selected at run time by +mutant=K, run against the
 # block's lockstep testbench, and every survivor given to a Yosys equivalence proof.
 # usage:
-#   mutants_yosys.sh gen DIR TOP N SEED 'YOSYS_SETUP' 'WRAP_PARAMS' RTL...
-#     reads RTL, runs YOSYS_SETUP (e.g. chparam), flattens TOP, samples N mutations and writes
-#     DIR/base.il (the flattened design), DIR/list.txt (one `mutate` line per mutant, line K =
-#     mutant K), DIR/netlist.v (module TOP_ymut with the extra input mutsel) and DIR/wrapper.sv
-#     (module TOP with TOP's ports and the parameters of WRAP_PARAMS, which it ignores: the netlist
-#     was elaborated with the parameters of YOSYS_SETUP; mutsel from +mutant=K).
+#   mutants_yosys.sh gen DIR TOP 'MODS' N SEED 'YOSYS_SETUP' 'WRAP_PARAMS' RTL...
+#     reads RTL, runs YOSYS_SETUP (e.g. chparam), elaborates TOP with its hierarchy kept, samples
+#     N mutations among the cells of the modules MODS (each with all its parametrised variants)
+#     and writes DIR/base.il (the elaborated design), DIR/list.txt (one `mutate` line per mutant,
+#     line K = mutant K, each in its module), DIR/netlist.v (every module of the design, each
+#     mutation applied once inside its module, selected by the input mutsel that runs from the
+#     top module TOP_ymut down to every mutated module) and DIR/wrapper.sv (module TOP with TOP's
+#     ports and the parameters of WRAP_PARAMS, which it ignores: the netlist was elaborated with
+#     the parameters of YOSYS_SETUP; mutsel from +mutant=K).
 #   mutants_yosys.sh run DIR BLOCK TOP LOCKSTEP_BINARY 'ARGS1' 'ARGS2' ...
 #     runs mutant 0 (must pass all) and mutants 1..N through the runs in order (killed by the first
 #     failing one), tries to prove each survivor equivalent, and writes DIR/results.csv and
@@ -19,27 +22,82 @@ set -euo pipefail
 . "$(dirname "$0")/killing_run.sh"
 
 gen() {
-  local dir=$1 top=$2 n=$3 seed=$4 setup=$5 wparams=$6; shift 6
+  local dir=$1 top=$2 mods=$3 n=$4 seed=$5 setup=$6 wparams=$7; shift 7
   mkdir -p "$dir"
-  # One flattened design (base.il) serves the list, the netlist and the proofs, so a mutate
-  # line's cell names are the same in all three.
-  yosys -q -l "$dir/gen.log" -p "read_verilog -sv $*; $setup; prep -flatten -top $top; \
-    write_rtlil $dir/base.il; mutate -list $n -seed $seed -o $dir/list.txt"
+  # One design with its hierarchy kept (base.il) serves the list, the netlist and the proofs, so
+  # a mutate line's module and cell names are the same in all three.
+  yosys -q -l "$dir/gen.log" -p "read_verilog -sv $*; $setup; prep -top $top; write_rtlil $dir/base.il"
+  # The modules of base.il (a parametrised one is $paramod\M\P=V or $paramod$hash\M), each with
+  # its source module's name M, and its instances (parent, cell, type), as RTLIL names.
+  awk '
+    function srcname(m) {
+      if (m ~ /^\$paramod\$/) { sub(/^[^\\]*\\/, "", m); return m }
+      if (m ~ /^\$paramod\\/) { sub(/^\$paramod\\/, "", m); sub(/\\.*/, "", m); return m }
+      sub(/^\\/, "", m); return m
+    }
+    /^module / { mod = $2; print "M", mod, srcname(mod) }
+    /^  cell / && mod != "" { print "C", mod, $3, $2 }
+    /^end$/ { mod = "" }' "$dir/base.il" > "$dir/hier.txt"
+  # The modules whose cells are sampled: every variant of each module named in MODS.
+  local sel=() m
+  for m in $mods; do
+    mapfile -t -O "${#sel[@]}" sel < <(awk -v m="$m" '$1 == "M" && $3 == m { print $2 }' "$dir/hier.txt")
+    if ! awk -v m="$m" '$1 == "M" && $3 == m { f = 1 } END { exit !f }' "$dir/hier.txt"; then
+      echo "mutants-yosys: no module $m under $top" >&2; exit 1
+    fi
+  done
+  printf 'read_rtlil %s\nmutate -list %s -seed %s -o %s/list.txt %s\n' "$dir/base.il" "$n" "$seed" \
+    "$dir" "${sel[*]}" > "$dir/list.ys"
+  yosys -q -l "$dir/list.log" -s "$dir/list.ys"
+  if [ ! -s "$dir/list.txt" ]; then echo "mutants-yosys: no mutation in $mods" >&2; exit 1; fi
   local w=1
   while [ $((1 << w)) -le "$n" ]; do w=$((w + 1)); done
   { echo "read_rtlil $dir/base.il"
+    # Each mutation inside its module (-module of the line), so it applies to every instance of
+    # that module, as a bug in its source would; `mutate -ctrl` adds the input mutsel to it.
     awk -v w="$w" '{ print $0 " -ctrl mutsel " w " " NR }' "$dir/list.txt"
+    # mutsel from the top down every instance path to each mutated module: the mutated modules
+    # and their ancestors get the input mutsel, and each instance of one of them inside another
+    # has it connected to its parent's.
+    awk -v w="$w" -v top="$top" '
+      function bare(m) { sub(/^\\/, "", m); return m }
+      FNR == NR { for (i = 1; i < NF; i++) if ($i == "-module") need[$(i + 1)] = 1; next }
+      $1 == "M" { mods[++nm] = $2 }
+      $1 == "C" { nc++; cp[nc] = $2; cn[nc] = $3; ct[nc] = $4 }
+      END {
+        do { ch = 0
+          for (i = 1; i <= nc; i++) if (bare(ct[i]) in need && !(bare(cp[i]) in need)) { need[bare(cp[i])] = 1; ch = 1 }
+        } while (ch)
+        for (i = 1; i <= nm; i++) if (bare(mods[i]) in need) print "add -input mutsel " w " " mods[i]
+        for (i = 1; i <= nc; i++) if (bare(ct[i]) in need)
+          printf "cd %s\nconnect -port %s mutsel mutsel\ncd ..\n", cp[i], cn[i]
+      }' "$dir/list.txt" "$dir/hier.txt"
     # Bit-level nets: a mutation that feeds one bit of a vector into another of the same vector
     # (cnot) is a vector-level combinational loop, which Verilator 5.006 then evaluates wrongly
     # even for mutant 0 (dslink, seed 1, mutant 195: 12 of 13 directed cases failed unmutated).
-    echo "opt_clean; splitnets; rename $top ${top}_ymut; write_verilog -noattr $dir/netlist.v"
+    # pmuxtree: write_verilog writes a $pmux as a function, which Verilator copies into every
+    # use of each bit of its result once the nets are split (c104_cfg: 161 MB of C++).
+    echo "opt_clean; pmuxtree; splitnets"
+    # Every module of the netlist named <M>_ymut (<M>_ymut_<i> for the i-th variant of a
+    # parametrised M), so that it neither clashes with the RTL of a bench nor needs escaping;
+    # rename leaves the instances' types, chtype sets them.
+    awk -v top="$top" '
+      $1 == "M" && $2 != "\\" top { k[$3]++; nm++; old[nm] = $2; src[nm] = $3 }
+      END {
+        for (i = 1; i <= nm; i++) {
+          new = src[i] "_ymut" (k[src[i]] > 1 ? "_" ++j[src[i]] : "")
+          printf "rename %s %s\nchtype -set %s t:%s\n", old[i], new, new, old[i]
+        }
+      }' "$dir/hier.txt"
+    echo "rename $top ${top}_ymut; write_verilog -noattr $dir/netlist.v"
   } > "$dir/apply.ys"
   yosys -q -l "$dir/apply.log" -s "$dir/apply.ys"
-  # The wrapper's ports: the netlist header's order, each with its module-level declaration
+  # The wrapper's ports: the header of module TOP_ymut, each with its module-level declaration
   # (two-space indent; function arguments are indented further).
   awk -v top="$top" -v wparams="$wparams" -v w="$w" '
-    !hdr_done && /^module / { hdr = 1 }
-    hdr { line = line $0; if ($0 ~ /\);/) { hdr = 0; hdr_done = 1 }; next }
+    $0 ~ "^module " top "_ymut[ (]" { hdr = 1; intop = 1 }
+    !intop { next }
+    hdr { line = line $0; if ($0 ~ /\);/) hdr = 0; next }
     /^  (input|output|inout) / { d = $0; sub(/^  /, "", d); sub(/;$/, "", d)
       nm = d; sub(/.* /, "", nm); decl[nm] = d }
     /^endmodule/ { exit }
@@ -60,11 +118,12 @@ gen() {
       printf "  initial if (!$value$plusargs(\"mutant=%%d\", sel)) sel = 0;\n"
       printf "  %s_ymut u_mut (\n%s    .mutsel(%d\047(sel))\n  );\nendmodule\n", top, conn, w
     }' "$dir/netlist.v" > "$dir/wrapper.sv"
-  echo "mutants-yosys: $(wc -l < "$dir/list.txt") mutations of $top (seed $seed) in $dir/netlist.v"
+  echo "mutants-yosys: $(wc -l < "$dir/list.txt") mutations of $mods under $top (seed $seed) in $dir/netlist.v ($(du -k "$dir/netlist.v" | cut -f1) kB)"
 }
 
-# One survivor's proof with Yosys's equivalence flow: the flattened design (gold) against a copy
-# with only mutation K applied (gate), every net of the same name paired by equiv_make, merged
+# One survivor's proof with Yosys's equivalence flow: the flattened design (gold) against the
+# design flattened after only mutation K was applied inside its module, so in each of its
+# instances (gate), every net of the same name paired by equiv_make, merged
 # where structurally equal (equiv_struct), proved by equiv_simple and then by temporal induction
 # (equiv_induct, FORMAL_SEQ steps). The asynchronous reset is made synchronous (async2sync),
 # memories become flip-flops, and every output port gets a buffer of its own (insbuf), so that an
@@ -75,7 +134,7 @@ gen() {
 # unpaired (equiv_make -blacklist) and the proof run again, up to three rounds. Prints the verdict.
 prove_one() {
   local dir=$1 top=$2 k=$3 line ys log rc outs round bl nun nout
-  line=$(sed -n "${k}p" "$dir/list.txt" | sed "s/ -module $top / -module gate /")
+  line=$(sed -n "${k}p" "$dir/list.txt")
   bl=$dir/formal/m$k.blacklist
   : > "$bl"
   outs=$(awk '/^  output / { n = $NF; sub(/,$/, "", n); print n }' "$dir/wrapper.sv" | paste -sd'|')
@@ -83,9 +142,16 @@ prove_one() {
     ys=$dir/formal/m$k.$round.ys; log=$dir/formal/m$k.$round.log
     cat > "$ys" <<YS
 read_rtlil $dir/base.il
-copy $top gate
-rename $top gold
 $line
+hierarchy -top $top
+flatten
+rename $top gate
+design -stash mutated
+read_rtlil $dir/base.il
+hierarchy -top $top
+flatten
+rename $top gold
+design -copy-from mutated -as gate gate
 memory_map
 opt_clean
 async2sync
