@@ -247,7 +247,7 @@ $(LOCKSTEP): $(VL_DIR)/config.stamp tb/dslink_lockstep.cpp tb/lockstep.h tb/back
 lockstep: $(LOCKSTEP)
 
 DIRECTED := startup packets credit parity escape disconnect credit_rx credit_tx proto timeout cut \
-            abort link_en reset race matrix full_pop spill counters
+            abort link_en reset race matrix full_pop stale_err spill counters
 RANDOM_CYCLES ?= 2000000
 RANDOM_SEEDS  ?= 1 2
 FAULT_SEEDS   ?= 3 4

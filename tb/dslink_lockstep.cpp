@@ -984,34 +984,55 @@ void t_full_pop(Tb &tb) {
 // The peer goes quiet while end a sends an unterminated packet (docs/dslink.md §5.3): the
 // disconnect cuts it, a's transmitter spills the rest of it, and the end token written after ends
 // the spill.
+// End a's user writes n tokens of one kind (bytes 0x30, 0x31, ...) while the script runs.
+void offer_a(Tb &tb, uint32_t n, uint32_t kind) {
+  uint32_t sent = 0;
+  for (int k = 0; k < 400 && sent < n; k++) {
+    bool taken = false;
+    tb.cycle([&] {
+      script_stim(tb);
+      tb.e_[0].in.tx_valid = 1;
+      tb.e_[0].in.tx_data = 0x30u + sent;
+      tb.e_[0].in.tx_kind = kind;
+      taken = tb.e_[0].mo.tx_ready;
+    });
+    sent += taken;
+  }
+  tb.expect(sent == n, "end a takes the tokens");
+}
+
 void t_spill(Tb &tb) {
   const uint32_t s0 = tb.r(0).cnt_tx_spill, dc0 = tb.r(0).cnt_disc_err;
   script_to_run(tb);
-  uint32_t sent = 0;
-  auto offer = [&](uint32_t n, uint32_t kind) {
-    for (int k = 0; k < 400 && sent < n; k++) {
-      bool taken = false;
-      tb.cycle([&] {
-        script_stim(tb);
-        tb.e_[0].in.tx_valid = 1;
-        tb.e_[0].in.tx_data = 0x30u + sent;
-        tb.e_[0].in.tx_kind = kind;
-        taken = tb.e_[0].mo.tx_ready;
-      });
-      sent += taken;
-    }
-    tb.expect(sent == n, "end a takes the packet's tokens");
-  };
-  offer(3, DSLINK_KIND_DATA);
+  offer_a(tb, 3, DSLINK_KIND_DATA);
   for (int k = 0; k < 200 && !tb.r(0).tx_open; k++) run_script(tb, 1);
   tb.expect(tb.r(0).tx_open, "end a is sending the packet");
   tb.peer_.frozen = true;
   run_script(tb, tb.cfg_.disconnect_cycles + 4);
   tb.expect(d16(tb.r(0).cnt_disc_err, dc0) == 1, "the quiet peer is a disconnect");
   tb.expect(d16(tb.r(0).cnt_tx_spill, s0) == 1 && tb.r(0).tx_spill, "the cut packet is spilled");
-  offer(4, DSLINK_KIND_EOP);
+  offer_a(tb, 1, DSLINK_KIND_EOP);
   run_script(tb, 20);
   tb.expect(!tb.r(0).tx_spill && tb.r(0).txf_cnt == 0, "the end token ends the spill");
+}
+
+// An ERR left in the transmit FIFO's storage after its ABORT (docs/dslink.md §5.4): ERR and then
+// TxDepth - 1 tokens are written, so once the FIFO has drained its read pointer is back on the
+// ERR's slot. An empty FIFO has no head (head_ok): the link must stay in Run, no second ABORT.
+void t_stale_err(Tb &tb) {
+  script_to_run(tb);
+  offer_a(tb, 1, DSLINK_KIND_DATA);
+  offer_a(tb, 1, DSLINK_KIND_ERR);
+  run_script_until(tb, DSLINK_ST_ERROR_RESET, 200);
+  tb.peer_ = ScriptPeer{};
+  tb.peer_.bp = tb.cfg_.bit_period;
+  script_to_run(tb);
+  offer_a(tb, tb.cfg_.tx_depth - 2, DSLINK_KIND_DATA);
+  offer_a(tb, 1, DSLINK_KIND_EOP);
+  for (int k = 0; k < 400 && tb.r(0).txf_cnt; k++) run_script(tb, 1);
+  tb.expect(tb.r(0).txf_cnt == 0 && tb.r(0).txf_rptr == tb.r(0).txf_wptr, "the FIFO drained");
+  run_script(tb, 300);
+  tb.expect(tb.st(0) == DSLINK_ST_RUN, "an empty FIFO's stale ERR is no ABORT: the link stays up");
 }
 
 // Event counters across every carry: the 16-bit counters never get past a few hundred in a run,
@@ -1152,6 +1173,7 @@ const std::vector<TestDef> &tests() {
       {"reset", t_reset, "reset mid-run: in every state, with packets in flight, a, b, both, held"},
       {"full_pop", t_full_pop, "ERR pushed into a FIFO one from full while the user reads"},
       {"matrix", t_matrix, "FCT, data, EOP, ESC ESC, bad parity in ErrorWait, Ready, Started, Connecting"},
+      {"stale_err", t_stale_err, "an ERR left in an empty FIFO's storage is not sent again"},
       {"spill", t_spill, "peer goes quiet while a sends: the cut packet is spilled to its end"},
       {"counters", t_counters, "error cases again from counters injected at 2^k - 1, k = 1..16"},
       {"race", t_race, "events on every cycle across the Started, Connecting, ErrorWait timers' ends"},
