@@ -2082,7 +2082,14 @@ void t_crowd(Tb &tb) {
     tb.expect(k < 3000, "all 32 outputs owned at once");
     tb.cycle();
   }
-  for (uint32_t p = 0; p < kN; p++) tb.send(p, tb.cyc_, {EOP});
+  // One packet ends first: 31 owned.
+  tb.send(20, tb.cyc_, {EOP});
+  for (uint64_t k = 0; tb.R().out_busy != (0xFFFFFFFFu & ~(1u << 21)); k++) {
+    tb.expect(k < 500, "output 21 released, the other 31 still owned");
+    tb.cycle();
+  }
+  for (uint32_t p = 0; p < kN; p++)
+    if (p != 20) tb.send(p, tb.cyc_, {EOP});
   tb.drain();
   // 2. 31 wait for output 8, which slice 0 holds.
   tb.send(0, tb.cyc_, {D(8), D(0x40)});
