@@ -12,6 +12,7 @@
 #include "Vmp1_plane.h"
 #include "verilated.h"
 
+#include "backdoor.h"
 #include "lockstep.h"
 #include "mp1_plane.h"
 #include "mp1_stim.h"
@@ -72,9 +73,27 @@ struct Injector {
 
 using Options = lockstep::RandomOptions;
 
+#ifndef LOCKSTEP_TOP
+#define LOCKSTEP_TOP "mp1_plane"
+#endif
+// The two machines' 16-bit event counters (as on the plane's dbg_rm{x,y}_cnt_* ports): the runs
+// walk each through every carry by setting it on both sides (tb/backdoor.h CarryWalk). Counter k
+// of machine m (0: u_rmx, 1: u_rmy) is walk index 8 m + k.
+struct CounterReg {
+  const char *rtl;
+  uint16_t mp1_rm_regs_t::*f;
+};
+const CounterReg kCounters[8] = {
+    {"cnt_dead_q", &mp1_rm_regs_t::cnt_dead},       {"cnt_bad_code_q", &mp1_rm_regs_t::cnt_bad_code},
+    {"cnt_bad_addr_q", &mp1_rm_regs_t::cnt_bad_addr}, {"cnt_bad_long_q", &mp1_rm_regs_t::cnt_bad_long},
+    {"cnt_stray_q", &mp1_rm_regs_t::cnt_stray},     {"cnt_cut_q", &mp1_rm_regs_t::cnt_cut},
+    {"cnt_adapt_q", &mp1_rm_regs_t::cnt_adapt},     {"cnt_adapt_buf_q", &mp1_rm_regs_t::cnt_adapt_buf},
+};
+
 class Tb {
  public:
-  Tb(const Options &o, VerilatedContext *ctx) : o_(o), h_("mp1_plane", o.seed, "random") {
+  Tb(const Options &o, VerilatedContext *ctx)
+      : o_(o), h_("mp1_plane", o.seed, "random"), ctx_(ctx) {
     sigs_ = LOCKSTEP_SIGS(MP1_PLANE_INPUTS, MP1_PLANE_OUTPUTS, MP1_PLANE_REGS, LOCKSTEP_CMP_REGS);
     rtl_ = std::make_unique<Vmp1_plane>(ctx, "plane");
     inst_.init("plane", &sigs_);
@@ -102,6 +121,7 @@ class Tb {
   void run() {
     if (o_.waves && h_.open_waves("waves")) std::exit(2);
     lockstep::rtl_reset(rtl_.get());
+    open_backdoor();
     // Progress: new messages must keep entering in the last quarter of the run (a plane that
     // deadlocks still "matches", so this is checked separately).
     uint64_t at_three_quarters = 0;
@@ -118,14 +138,37 @@ class Tb {
     mp1_plane_regs_t r;
     mp1_plane_regs(&m_, &r);
     std::printf("mp1_plane: %" PRIu64 " + %" PRIu64 " messages in, %" PRIu64 " injected; dead %u, "
-                "bad %u, adaptations %u, aborts %u, resets %" PRIu64 "\n",
+                "bad %u, adaptations %u, aborts %u, resets %" PRIu64
+                ", counter moves from injected values %" PRIu64 "\n",
                 xs_.msgs, ys_.msgs, ix_.msgs + iy_.msgs, r.rmx_cnt_dead + r.rmy_cnt_dead,
                 r.rmx_cnt_bad_addr + r.rmy_cnt_bad_addr + r.rmx_cnt_bad_code + r.rmy_cnt_bad_code,
-                r.rmx_cnt_adapt + r.rmy_cnt_adapt, r.rmx_cnt_cut + r.rmy_cnt_cut, rst_.count);
+                r.rmx_cnt_adapt + r.rmy_cnt_adapt, r.rmx_cnt_cut + r.rmy_cnt_cut, rst_.count,
+                walk_.carries());
     std::printf("mp1_plane: matched %" PRIu64 " cycles (seed %" PRIu64 ")\n", o_.cycles, o_.seed);
   }
 
  private:
+  void open_backdoor() {
+    std::vector<std::string> paths;
+    for (const char *rm : {"u_rmx.", "u_rmy."})
+      for (const CounterReg &k : kCounters) paths.push_back(std::string(rm) + k.rtl);
+    const std::string err = bd_.open(ctx_, std::string(rtl_->hierName()) + "." + LOCKSTEP_TOP, paths);
+    if (!err.empty()) lockstep::usage_error("mp1_plane_lockstep", err);
+    if (!bd_.on()) std::printf("mp1_plane: +no_backdoor: the counters are not walked through their carries\n");
+  }
+  uint16_t &counter(size_t i) { return (i < 8 ? m_.rmx : m_.rmy).r.*kCounters[i % 8].f; }
+  // After the clock edge: the counters' carry walk.
+  void walk_counters() {
+    if (!bd_.on()) return;
+    bool wrote = false;
+    walk_.step([&](size_t i) { return (uint32_t)counter(i); },
+               [&](size_t i, uint32_t v) {
+                 counter(i) = (uint16_t)v;
+                 bd_.write(i, v);
+                 wrote = true;
+               });
+    if (wrote) rtl_->eval();
+  }
   void cycle(uint64_t c) {
     if (rst_.start(rtl_.get())) mp1_plane_reset(&m_);
     in_.xin_dat = xs_.next(m_.rmx.r.stop);
@@ -158,6 +201,7 @@ class Tb {
     mp1_plane_clock(&m_, &nx);
     lockstep::rtl_clock(rtl_.get());
     if (rst_.after_clock(rtl_.get())) mp1_plane_reset(&m_);
+    walk_counters();
   }
 
   void collect(const mp1_plane_out_t &mo) {
@@ -180,6 +224,7 @@ class Tb {
 
   const Options &o_;
   lockstep::Harness h_;
+  VerilatedContext *ctx_;
   std::vector<Sig> sigs_;
   lockstep::Instance inst_;
   std::unique_ptr<Vmp1_plane> rtl_;
@@ -192,6 +237,8 @@ class Tb {
   Arb arb_[4];
   uint32_t busy_ = 0, stop_pct_ = 0;
   lockstep::MidReset rst_;
+  lockstep::Backdoor bd_;
+  lockstep::CarryWalk walk_{16};
 };
 
 }  // namespace
