@@ -312,7 +312,7 @@ $(MP1_LOCKSTEP): $(MP1_VL_DIR)/config.stamp tb/mp1_rm_lockstep.cpp $(MP1_TB_DEPS
 	$(call vl_build,Vmp1_rm,$(MP1_RM_TOP),$(MP1_VL_DIR),$(MP1_RM_RTL),tb/mp1_rm_lockstep.cpp,$(MP1_AWF_VFLAGS),-DLOCKSTEP_CMP_REGS=$(MP1_RM_CMP_REGS) $(MP1_AWF_CFLAGS))
 
 RM_DIRECTED := pass dead_flit turn adaptive static_wait blocked_long broadcast broadcast_cut \
-               piggy_intra piggy_inter bad_flits abort header_short stray fill_edge \
+               piggy_intra piggy_inter bad_flits abort header_short stray stray_inside edge_over fill_edge \
                addr_sweep adapt_sweep counters counters_walk adapt_walk
 test-mp1-rm: $(MP1_LOCKSTEP)
 	@set -e; for t in $(RM_DIRECTED); do $(MP1_LOCKSTEP) --test $$t | tail -1; done
@@ -361,7 +361,7 @@ test-mp1-awf2: check-ports-awf2
 	@$(MAKE) --no-print-directory test-mp1-mesh MP1_AWF=2 MP1M_VL_DIR=$(BUILD)/vl/mp1_mesh_awf2 \
 	  MP1_MESH_SEEDS="$(AWF2_MESH_SEEDS)" MP1_MESH_CYCLES=$(AWF2_CYCLES)
 
-CHIP_DIRECTED := inject_all selection stop_violation reception piggy_loop piggy_gateway
+CHIP_DIRECTED := inject_all selection stop_violation reception piggy_loop piggy_gateway fe_framing
 test-mp1-chip: $(MP1C_LOCKSTEP)
 	@set -e; for t in $(CHIP_DIRECTED); do $(MP1C_LOCKSTEP) --test $$t | tail -1; done
 	@set -e; for s in $(MP1_SEEDS); do $(MP1C_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES) | tail -1; done

@@ -187,6 +187,25 @@ std::vector<ChipCase> chip_cases() {
                [](const mp1_chip_regs_t &r) { return eqs("injected", r.cnt_inj_msgs, 1); }};
     v.push_back(c);
   }
+  {
+    // Framing events outside a message at both front ends (loop open, so pbi feeds pb): the
+    // illegal chunk and an end code in FREE count as strays; a selection flit followed by a gap
+    // is a cut selection in SEL (bad, back to FREE). A good message then still goes in.
+    // The gap is part of the cut segment: the sender would start the next one right after a flit
+    // ending in a 000 chunk, as if that were the idle chunk before it.
+    const Seg m = seg({cf(2, 2), 0x12}, 2);
+    Seg cut_if = seg({mp1_sel_flit(0, 0, 0)}, 0), cut_pb = seg({mp1_sel_flit(0, 1, 0)}, 0);
+    cut_if.push_back(0);
+    cut_pb.push_back(0);
+    ChipCase c{"fe_framing", "strays, aborts and cut selections at both front ends", 0,
+               {{Seg{3}}, {Seg{1}}, {cut_if}, {seg({mp1_sel_flit(0, 0, 0)}, 1), m}}, false,
+               {{Seg{3}}, {Seg{2}}, {cut_pb}}, {}, {{0, nz({m})}},
+               [](const mp1_chip_regs_t &r) {
+                 return eqs("stray", r.cnt_inj_stray, 4) + eqs("bad selections", r.cnt_sel_bad, 2) +
+                        eqs("injected", r.cnt_inj_msgs, 1);
+               }};
+    v.push_back(c);
+  }
   return v;
 }
 

@@ -42,12 +42,14 @@ namespace {
 // A message of a sweep case, fed once the machine is back in IDLE with the input quiet: a node
 // may change between messages only there (pos and the directions are wiring, read by decode only).
 constexpr uint32_t kFill = ~0u;
+constexpr uint32_t kAtWp = 1u << 30;  // release = kAtWp | n: held until wp has reached n
 struct RmMsg {
   std::vector<Seg> segs;
   uint32_t pos, opos, neg, oneg;
   uint32_t hold;                     // outputs (bit k) a competitor holds from the first chunk ...
   uint32_t release;                  // ... for this many cycles, or (kFill) until the buffer has
-                                     // filled: stop high and the current segment all sent
+                                     // filled: stop high and the current segment all sent,
+                                     // or (kAtWp | n) until wp has reached n
 };
 struct RmCase {
   const char *name, *what;
@@ -123,6 +125,24 @@ std::vector<RmMsg> adapt_sweep_msgs() {
   return v;
 }
 
+// edge_over: the turned copy's return to a1's word (docs/mp1.md §8.6.6) past the lead window's
+// edge (§8.9), without reaching the open point itself. An adaptive message of a 9-flit segment
+// (stop still low behind it) and a full one, straight held throughout, the other dimension held
+// until wp reaches 117 .. 119 while the full segment streams in: the turn's copy starts about 120
+// chunks behind wp (its first chunk, a2's word at 3 AWF, is written), and after a2's word it goes
+// back to a1's at 0, 122 .. 124 chunks behind, where its unread chunks read as a lead (u = 0) for
+// three cycles: occupancy 0 while it reads and chunks are written, stop low. The full segment
+// has ended before stop is seen, so nothing is overwritten. (Held until the whole full segment
+// is in, the copy's first chunk itself reads as a lead and the machine waits in HOLD for ever:
+// the open point of §8.9, not provoked here.) For AWF = 1; at AWF = 2 a plain adaptive case.
+std::vector<RmMsg> edge_over_msgs() {
+  std::vector<RmMsg> v;
+  for (uint32_t n = 117; n < 120; n++)
+    v.push_back(RmMsg{{seg_n({cf(1, 9), cf(2, 7)}, 9, 1), seg_n({}, 32, 1), seg({}, 2, 1)},
+                      4, 4, 0, 0, 2u, kAtWp | n});
+  return v;
+}
+
 // counters: more events than a counter's low byte holds (docs/mp1.md §8.2): 130 stray codes, 260
 // dead flits, 131 over-long messages (130 cut broadcasts and, after the 70th, one long segment
 // while straight is held, in HOLD), 260 buffered adaptations (straight held, a header-only
@@ -195,6 +215,25 @@ std::vector<RmCase> rm_cases() {
   v.push_back({"stray", "end codes and illegal chunks outside a message: counted, ignored",
                {Seg{1}, Seg{2}, Seg{3}}, 0, 0,
                [](const mp1_rm_regs_t &r) { return eqs("stray", r.cnt_stray, 3); }});
+  // End codes between a message's segments (no segment open, the message not ended): neither a
+  // stray for the counter (only IDLE counts one) nor a segment's end. Straight is held, so the
+  // first two arrive in HOLD behind a short segment (stop low); the last two wait for stop to
+  // fall while the long second segment streams, and arrive in EMIT.
+  v.push_back({"stray_inside", "end codes between segments, in HOLD and in EMIT: ignored",
+               {seg({cf(2, 9)}, 1, 4), Seg{1}, Seg{2}, seg({}, 1, 31), Seg{1}, Seg{2},
+                seg({}, 2, 1)},
+               1u, 250,
+               [](const mp1_rm_regs_t &r) {
+                 return eqs("stray", r.cnt_stray, 0) + eqs("cut", r.cnt_cut, 0) +
+                        eqs("dead", r.cnt_dead, 0);
+               }});
+  {
+    RmCase c{"edge_over", "a turned copy back at a1's word 122 .. 124 chunks behind wp", {}, 1u,
+             ~0ull, [](const mp1_rm_regs_t &r) { return eqs("turns", r.cnt_adapt, 3); }};
+    c.msgs = edge_over_msgs();
+    c.cycles = 40000;
+    v.push_back(c);
+  }
   v.push_back(sweep("fill_edge", "each copy starts 7 .. 1 chunks below the lead window's edge",
                     fill_edge_msgs(), 40000, nullptr));
   v.push_back(sweep("addr_sweep", "a1 2 below .. 2 above the node, every position, both ways",
@@ -396,6 +435,10 @@ class Tb {
   uint32_t msg_held(uint64_t c) {
     if (!dc_ || msg_i_ == 0) return 0;
     const RmMsg &m = dc_->msgs[msg_i_ - 1];
+    if (m.release != kFill && (m.release & kAtWp)) {
+      if (m_.r.wp >= (m.release & ~kAtWp)) filled_ = true;
+      return filled_ ? 0 : m.hold;
+    }
     if (m.release != kFill) return c - msg_c_ < m.release ? m.hold : 0;
     if (m_.r.stop && src_.q.empty() && c > msg_c_) filled_ = true;
     return filled_ ? 0 : m.hold;
