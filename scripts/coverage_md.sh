@@ -17,7 +17,7 @@ rm -f "$dir/unreachable_hit"
 own_of() {
   case $1 in
     dslink) echo dslink_cov ;; mp1_rm) echo mp1_rm_cov ;; mp1_plane) echo mp1_plane_cov ;;
-    mp1_chip) echo mp1_chip_cov ;; c104) echo "c104_cov c104_arb_cov" ;; *) echo "" ;;
+    mp1_chip) echo "mp1_chip_cov mp1_rr_cov" ;; c104) echo "c104_cov c104_arb_cov" ;; *) echo "" ;;
   esac
 }
 for blk in "$@"; do
