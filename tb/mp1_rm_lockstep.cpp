@@ -228,6 +228,10 @@ std::vector<RmCase> rm_cases() {
                  return eqs("stray", r.cnt_stray, 0) + eqs("cut", r.cnt_cut, 0) +
                         eqs("dead", r.cnt_dead, 0);
                }});
+#if MP1_AWF == 1
+  // Timed for one-flit words: at AWF 2 a1's word is two flits and the same holds put the copy's
+  // start at other distances, inside the §8.9 window where both models stall (docs/mp1.md §8.9),
+  // so the case exists at AWF 1 only (the Makefile's RM_DIRECTED_AWF2 leaves it out).
   {
     RmCase c{"edge_over", "a turned copy back at a1's word 122 .. 124 chunks behind wp", {}, 1u,
              ~0ull, [](const mp1_rm_regs_t &r) { return eqs("turns", r.cnt_adapt, 3); }};
@@ -235,6 +239,7 @@ std::vector<RmCase> rm_cases() {
     c.cycles = 40000;
     v.push_back(c);
   }
+#endif
   v.push_back(sweep("fill_edge", "each copy starts 15 .. 1 chunks below the lead window's edge",
                     fill_edge_msgs(), 40000, nullptr));
   v.push_back(sweep("addr_sweep", "a1 2 below .. 2 above the node, every position, both ways",
