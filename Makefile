@@ -655,6 +655,7 @@ ymut_tb_mp1_mesh  := Vmp1_mesh mp1_mesh tb/mp1_mesh_lockstep.cpp rtl/mp1_mesh.sv
 ymut_vf_mp1_mesh  := $(MP1M_VFLAGS)
 ymut_cf_mp1_mesh  := $(MP1M_CFLAGS)
 ymut_runs_mp1_mesh = $(MP1M_MUT_RUNS)
+ymut_keep_mp1_mesh := mp1_chip
 ymut_mod_c104 := $(C104_TOP)
 ymut_mods_c104 := c104 c104_cfg c104_slice c104_arb
 ymut_rtl_c104 := $(C104_RTL)
@@ -673,6 +674,7 @@ ymut_tb_c104_net  := Vc104net c104_net_tb tb/c104_net_lockstep.cpp tb/c104_net_t
 ymut_vf_c104_net  := $(C104N_VFLAGS)
 ymut_cf_c104_net  := $(C104N_CFLAGS)
 ymut_runs_c104_net = $(C104N_MUT_RUNS)
+ymut_keep_c104_net := c104 dslink
 YMUT_TB  := $(ymut_tb_$(BLOCK))
 # The slow (constructor, initial) files at -O0, as the coverage builds: the big blocks' builds
 # otherwise take most of the time in g++.
@@ -686,9 +688,14 @@ $(YMUT_DIR)/netlist.v: $(YMUT_DIR)/config.stamp scripts/mutants_yosys.sh $(ymut_
 	  "$(ymut_set_$(BLOCK))" "$(ymut_wp_$(BLOCK))" $(ymut_rtl_$(BLOCK))
 	scripts/ymut_backdoor.sh $(YMUT_DIR) $(ymut_mod_$(BLOCK))_ymut
 
-$(YMUT_BIN): $(YMUT_DIR)/netlist.v $(word 3,$(YMUT_TB)) $(MP1_TB_DEPS) tb/c104_common.h
+# ymut_keep_<blk>: modules Verilator keeps whole instead of inlining (the networks' chip and
+# switch): inlined sixteen times, a netlist chip is 160 MB of C++.
+$(YMUT_DIR)/keep.vlt: $(YMUT_DIR)/config.stamp
+	@{ echo '`verilator_config'; for m in $(ymut_keep_$(BLOCK)); do echo "no_inline -module \"$${m}_ymut\""; done; } > $@
+
+$(YMUT_BIN): $(YMUT_DIR)/netlist.v $(YMUT_DIR)/keep.vlt $(word 3,$(YMUT_TB)) $(MP1_TB_DEPS) tb/c104_common.h
 	@mkdir -p $(@D)
-	$(call vl_build,$(word 1,$(YMUT_TB)),$(word 2,$(YMUT_TB)),$(@D),$(YMUT_DIR)/wrapper.sv $(YMUT_DIR)/netlist.v $(YMUT_DIR)/backdoor.vlt $(wordlist 4,9,$(YMUT_TB)),$(word 3,$(YMUT_TB)),$(YMUT_VFLAGS) $(ymut_vf_$(BLOCK)),$(ymut_cf_$(BLOCK)))
+	$(call vl_build,$(word 1,$(YMUT_TB)),$(word 2,$(YMUT_TB)),$(@D),$(YMUT_DIR)/wrapper.sv $(YMUT_DIR)/netlist.v $(YMUT_DIR)/backdoor.vlt $(YMUT_DIR)/keep.vlt $(wordlist 4,9,$(YMUT_TB)),$(word 3,$(YMUT_TB)),$(YMUT_VFLAGS) $(ymut_vf_$(BLOCK)),$(ymut_cf_$(BLOCK)))
 
 mutants-yosys: $(YMUT_BIN)
 	@SEED=$(SEED) MADPOST_BACKDOOR_MAP=$(CURDIR)/$(YMUT_DIR)/backdoor.map scripts/mutants_yosys.sh run $(YMUT_DIR) $(BLOCK) $(ymut_mod_$(BLOCK)) $(YMUT_BIN) \

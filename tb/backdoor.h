@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "lockstep.h"
 #include "verilated.h"
 #include "verilated_vpi.h"
 
@@ -119,6 +120,53 @@ class CarryWalk {
   std::vector<uint32_t> k_, want_, wait_;
   uint32_t settle_;
   uint64_t carries_ = 0;
+};
+
+// A bench's counter walk: each counter's RTL register (its path below the top module) and the C
+// model's copy, walked together through their carries (CarryWalk) by writes on both sides.
+class CounterWalk {
+ public:
+  explicit CounterWalk(const char *bench) : bench_(bench) {}
+  void add(const std::string &rtl, uint16_t *model) {
+    rtl_.push_back(rtl);
+    model_.push_back(model);
+  }
+  // After the RTL's first reset: resolves the registers below `top` of `rtl` (a register not
+  // found is a usage error); with +no_backdoor the run says the counters stay unwalked.
+  template <class Model>
+  void open(VerilatedContext *ctx, Model *rtl, const char *top) {
+    walk_ = CarryWalk(rtl_.size());
+    const std::string err = bd_.open(ctx, std::string(rtl->hierName()) + "." + top, rtl_);
+    if (!err.empty()) usage_error((std::string(bench_) + "_lockstep").c_str(), err);
+    if (!bd_.on()) std::printf("%s: +no_backdoor: the counters are not walked through their carries\n", bench_);
+  }
+  // After each clock edge. on_set(i, added) learns what a write added to counter i (mod 2^16);
+  // the RTL is evaluated again after a write, so its outputs follow the new values.
+  template <class Model, class OnSet>
+  void step(Model *rtl, OnSet on_set) {
+    if (!bd_.on()) return;
+    bool wrote = false;
+    walk_.step([&](size_t i) { return (uint32_t)*model_[i]; },
+               [&](size_t i, uint32_t v) {
+                 on_set(i, (v - *model_[i]) & 0xFFFFu);
+                 *model_[i] = (uint16_t)v;
+                 bd_.write(i, v);
+                 wrote = true;
+               });
+    if (wrote) rtl->eval();
+  }
+  template <class Model>
+  void step(Model *rtl) {
+    step(rtl, [](size_t, uint32_t) {});
+  }
+  uint64_t carries() const { return walk_.carries(); }
+
+ private:
+  const char *bench_;
+  std::vector<std::string> rtl_;
+  std::vector<uint16_t *> model_;
+  Backdoor bd_;
+  CarryWalk walk_{0};
 };
 
 }  // namespace lockstep

@@ -239,11 +239,22 @@ using Options = lockstep::RandomOptions;
 #ifndef LOCKSTEP_TOP
 #define LOCKSTEP_TOP "mp1_chip"
 #endif
-// The injector's 16-bit event counters: the random runs walk each through every carry by setting
-// it on both sides (tb/backdoor.h CarryWalk), as no run counts high enough.
+// The 16-bit event counters, the injector's and the planes' machines': the random runs walk each
+// through every carry by setting it on both sides (tb/backdoor.h CounterWalk), as no run counts
+// high enough.
 struct CounterReg {
   const char *rtl;
   uint16_t mp1_chip_regs_t::*f;
+};
+struct RmCounterReg {
+  const char *rtl;
+  uint16_t mp1_rm_regs_t::*f;
+};
+const RmCounterReg kRmCounters[8] = {
+    {"cnt_dead_q", &mp1_rm_regs_t::cnt_dead},       {"cnt_bad_code_q", &mp1_rm_regs_t::cnt_bad_code},
+    {"cnt_bad_addr_q", &mp1_rm_regs_t::cnt_bad_addr}, {"cnt_bad_long_q", &mp1_rm_regs_t::cnt_bad_long},
+    {"cnt_stray_q", &mp1_rm_regs_t::cnt_stray},     {"cnt_cut_q", &mp1_rm_regs_t::cnt_cut},
+    {"cnt_adapt_q", &mp1_rm_regs_t::cnt_adapt},     {"cnt_adapt_buf_q", &mp1_rm_regs_t::cnt_adapt_buf},
 };
 const CounterReg kCounters[] = {
     {"u_inj.cnt_msgs_q", &mp1_chip_regs_t::cnt_inj_msgs},
@@ -290,6 +301,12 @@ class Tb {
     stop_pct_ = rng_below(&g_, 30);
     // Random runs reset the chip now and then, messages in flight (tb/lockstep.h MidReset).
     if (!dc_) rst_.init(o.seed, 25000);
+    for (const CounterReg &k : kCounters) walk_.add(k.rtl, &(m_.r.*k.f));
+    for (int p = 0; p < 4; p++)
+      for (int m = 0; m < 2; m++)
+        for (const RmCounterReg &k : kRmCounters)
+          walk_.add("g_plane[" + std::to_string(p) + "].u_plane." + (m ? "u_rmy." : "u_rmx.") + k.rtl,
+                    &((m ? m_.pl[p].rmy : m_.pl[p].rmx).r.*k.f));
     if (dc_) {
       in_.xmax = in_.ymax = 2, in_.px = in_.py = 1, in_.chip = 0, in_.pbloop = dc_->pbloop;
       stop_pct_ = 0;
@@ -310,7 +327,7 @@ class Tb {
       return;
     }
     lockstep::rtl_reset(rtl_.get());
-    open_backdoor();
+    walk_.open(ctx_, rtl_.get(), LOCKSTEP_TOP);
     uint64_t at_three_quarters = 0;
     for (uint64_t c = 0; c < o_.cycles; c++) {
       if (c == o_.cycles * 3 / 4) at_three_quarters = entered();
@@ -335,26 +352,6 @@ class Tb {
   }
 
  private:
-  void open_backdoor() {
-    std::vector<std::string> paths;
-    for (const CounterReg &k : kCounters) paths.push_back(k.rtl);
-    const std::string err = bd_.open(ctx_, std::string(rtl_->hierName()) + "." + LOCKSTEP_TOP, paths);
-    if (!err.empty()) lockstep::usage_error("mp1_chip_lockstep", err);
-    if (!bd_.on()) std::printf("mp1_chip: +no_backdoor: the counters are not walked through their carries\n");
-  }
-  // After the clock edge: the counters' carry walk (random runs with the backdoor open).
-  void walk_counters() {
-    if (!bd_.on()) return;
-    bool wrote = false;
-    walk_.step([&](size_t i) { return (uint32_t)(m_.r.*kCounters[i].f); },
-               [&](size_t i, uint32_t v) {
-                 m_.r.*kCounters[i].f = (uint16_t)v;
-                 bd_.write(i, v);
-                 wrote = true;
-               });
-    if (wrote) rtl_->eval();
-  }
-
   uint64_t entered() const {
     uint64_t n = ifs_.msgs + pbs_.msgs;
     for (auto &s : src_) n += s.msgs;
@@ -434,7 +431,7 @@ class Tb {
     mp1_chip_clock(&m_, &nx_);
     lockstep::rtl_clock(rtl_.get());
     if (rst_.after_clock(rtl_.get())) mp1_chip_reset(&m_);
-    walk_counters();
+    walk_.step(rtl_.get());
   }
 
   void collect(const mp1_chip_out_t &mo) {
@@ -480,8 +477,7 @@ class Tb {
   const ChipCase *dc_ = nullptr;
   std::deque<std::vector<Seg>> mq_if_, mq_pb_;
   std::vector<uint8_t> seen_[10];
-  lockstep::Backdoor bd_;
-  lockstep::CarryWalk walk_{sizeof kCounters / sizeof kCounters[0]};
+  lockstep::CounterWalk walk_{"mp1_chip"};
 };
 
 }  // namespace

@@ -77,7 +77,7 @@ using Options = lockstep::RandomOptions;
 #define LOCKSTEP_TOP "mp1_plane"
 #endif
 // The two machines' 16-bit event counters (as on the plane's dbg_rm{x,y}_cnt_* ports): the runs
-// walk each through every carry by setting it on both sides (tb/backdoor.h CarryWalk). Counter k
+// walk each through every carry by setting it on both sides (tb/backdoor.h CounterWalk). Counter k
 // of machine m (0: u_rmx, 1: u_rmy) is walk index 8 m + k.
 struct CounterReg {
   const char *rtl;
@@ -116,12 +116,15 @@ class Tb {
     busy_ = 5 + rng_below(&g_, 60);
     stop_pct_ = rng_below(&g_, 30);
     rst_.init(o.seed, 25000);  // resets mid-run, messages in flight (tb/lockstep.h MidReset)
+    for (int m = 0; m < 2; m++)
+      for (const CounterReg &k : kCounters)
+        walk_.add(std::string(m ? "u_rmy." : "u_rmx.") + k.rtl, &((m ? m_.rmy : m_.rmx).r.*k.f));
   }
 
   void run() {
     if (o_.waves && h_.open_waves("waves")) std::exit(2);
     lockstep::rtl_reset(rtl_.get());
-    open_backdoor();
+    walk_.open(ctx_, rtl_.get(), LOCKSTEP_TOP);
     // Progress: new messages must keep entering in the last quarter of the run (a plane that
     // deadlocks still "matches", so this is checked separately).
     uint64_t at_three_quarters = 0;
@@ -148,27 +151,6 @@ class Tb {
   }
 
  private:
-  void open_backdoor() {
-    std::vector<std::string> paths;
-    for (const char *rm : {"u_rmx.", "u_rmy."})
-      for (const CounterReg &k : kCounters) paths.push_back(std::string(rm) + k.rtl);
-    const std::string err = bd_.open(ctx_, std::string(rtl_->hierName()) + "." + LOCKSTEP_TOP, paths);
-    if (!err.empty()) lockstep::usage_error("mp1_plane_lockstep", err);
-    if (!bd_.on()) std::printf("mp1_plane: +no_backdoor: the counters are not walked through their carries\n");
-  }
-  uint16_t &counter(size_t i) { return (i < 8 ? m_.rmx : m_.rmy).r.*kCounters[i % 8].f; }
-  // After the clock edge: the counters' carry walk.
-  void walk_counters() {
-    if (!bd_.on()) return;
-    bool wrote = false;
-    walk_.step([&](size_t i) { return (uint32_t)counter(i); },
-               [&](size_t i, uint32_t v) {
-                 counter(i) = (uint16_t)v;
-                 bd_.write(i, v);
-                 wrote = true;
-               });
-    if (wrote) rtl_->eval();
-  }
   void cycle(uint64_t c) {
     if (rst_.start(rtl_.get())) mp1_plane_reset(&m_);
     in_.xin_dat = xs_.next(m_.rmx.r.stop);
@@ -201,7 +183,7 @@ class Tb {
     mp1_plane_clock(&m_, &nx);
     lockstep::rtl_clock(rtl_.get());
     if (rst_.after_clock(rtl_.get())) mp1_plane_reset(&m_);
-    walk_counters();
+    walk_.step(rtl_.get());
   }
 
   void collect(const mp1_plane_out_t &mo) {
@@ -237,8 +219,7 @@ class Tb {
   Arb arb_[4];
   uint32_t busy_ = 0, stop_pct_ = 0;
   lockstep::MidReset rst_;
-  lockstep::Backdoor bd_;
-  lockstep::CarryWalk walk_{16};
+  lockstep::CounterWalk walk_{"mp1_plane"};
 };
 
 }  // namespace

@@ -280,7 +280,7 @@ using Options = lockstep::RandomOptions;
 #define LOCKSTEP_TOP "mp1_rm"
 #endif
 // The 16-bit event counters: a random run sees a few dozen events of a kind, so the runs walk
-// each counter through every carry by setting it on both sides (tb/backdoor.h CarryWalk).
+// each counter through every carry by setting it on both sides (tb/backdoor.h CounterWalk).
 struct CounterReg {
   const char *rtl;
   uint16_t mp1_rm_regs_t::*f;  // the C model keeps 16-bit registers in uint16_t
@@ -291,7 +291,6 @@ const CounterReg kCounters[] = {
     {"cnt_stray_q", &mp1_rm_regs_t::cnt_stray},     {"cnt_cut_q", &mp1_rm_regs_t::cnt_cut},
     {"cnt_adapt_q", &mp1_rm_regs_t::cnt_adapt},     {"cnt_adapt_buf_q", &mp1_rm_regs_t::cnt_adapt_buf},
 };
-constexpr size_t kNumCounters = sizeof kCounters / sizeof kCounters[0];
 
 class Tb {
  public:
@@ -319,6 +318,7 @@ class Tb {
     stop_pct_ = rng_below(&g_, 30);
     // Random runs reset the machine now and then, mid-message included (tb/lockstep.h MidReset).
     if (!dc_) rst_.init(o.seed, kResetOdds);
+    for (const CounterReg &k : kCounters) walk_.add(k.rtl, &(m_.r.*k.f));
     if (dc_) {
       in_ = mp1_rm_in_t{};
       in_.pos = in_.opos = 4;
@@ -330,7 +330,7 @@ class Tb {
   void run() {
     if (o_.waves && h_.open_waves(o_.wave_dir)) std::exit(2);
     lockstep::rtl_reset(rtl_.get());
-    if (!dc_ || dc_->walk) open_backdoor();
+    if (!dc_ || dc_->walk) walk_.open(ctx_, rtl_.get(), LOCKSTEP_TOP);
     if (dc_) {
       // A sweep ends 100 cycles after its last message, once the machine is back in IDLE.
       uint64_t c = 0, quiet = 0;
@@ -364,26 +364,6 @@ class Tb {
   }
 
  private:
-  void open_backdoor() {
-    std::vector<std::string> paths;
-    for (const CounterReg &k : kCounters) paths.push_back(k.rtl);
-    const std::string err = bd_.open(ctx_, std::string(rtl_->hierName()) + "." + LOCKSTEP_TOP, paths);
-    if (!err.empty()) lockstep::usage_error("mp1_rm_lockstep", err);
-    if (!bd_.on()) std::printf("mp1_rm: +no_backdoor: the counters are not walked through their carries\n");
-  }
-  // After the clock edge: the counters' carry walk (random runs with the backdoor open).
-  void walk_counters() {
-    if (!bd_.on()) return;
-    bool wrote = false;
-    walk_.step([&](size_t i) { return m_.r.*kCounters[i].f; },
-               [&](size_t i, uint32_t v) {
-                 m_.r.*kCounters[i].f = (uint16_t)v;
-                 bd_.write(i, v);
-                 wrote = true;
-               });
-    if (wrote) rtl_->eval();
-  }
-
   void cycle(uint64_t c) {
     if (rst_.start(rtl_.get())) mp1_rm_reset(&m_);
     if (dc_) feed(c);
@@ -423,7 +403,7 @@ class Tb {
     mp1_rm_clock(&m_, &nx);
     lockstep::rtl_clock(rtl_.get());
     if (rst_.after_clock(rtl_.get())) mp1_rm_reset(&m_);
-    walk_counters();
+    walk_.step(rtl_.get());
   }
 
   // Sweep cases: the next message once the machine is in IDLE and the input quiet, at its node.
@@ -483,8 +463,7 @@ class Tb {
   static constexpr uint32_t kResetOdds = 25000;
   lockstep::MidReset rst_;
   bool downer_[4] = {false, false, false, false};
-  lockstep::Backdoor bd_;
-  lockstep::CarryWalk walk_{kNumCounters};
+  lockstep::CounterWalk walk_{"mp1_rm"};
   size_t msg_i_ = 0;     // sweep cases: messages fed so far
   uint64_t msg_c_ = 0;   // the cycle the current one was fed
   bool filled_ = false;  // its kFill hold has been released
