@@ -755,22 +755,18 @@ run: deps
 	$(BUILD)/madpost hop --mesh 4x4 --src 0,0 --dst 3,2 --len 4
 	$(BUILD)/madpost sim --mesh 8x8 --routing adaptive --load 30 --seeds 2
 
+# The lockstep suites, longest first: they run two at a time (one simulator thread each), each
+# one's output kept together (-O) and followed by its time, so a log shows where the time goes.
+TEST_SUITES := mutants test-c104 test-lockstep mutants-c104 test-mp1-mesh test-mp1-torus \
+               test-mp1-awf2 test-c104-net test-mp1-rm test-mp1-chip test-mp1-plane test-bp3
 test: deps
-	@$(MAKE) --no-print-directory -j2 -O test-unit
+	@$(MAKE) --no-print-directory -j2 -O test-unit $(BUILD)/mutgen $(BUILD)/mutgen_reset
 	@$(MAKE) --no-print-directory -j2 -O lint synth check-ports
-	@$(MAKE) --no-print-directory test-lockstep
-	@$(MAKE) --no-print-directory test-bp3
-	@$(MAKE) --no-print-directory test-mp1-rm
-	@$(MAKE) --no-print-directory test-mp1-plane
-	@$(MAKE) --no-print-directory test-mp1-chip
-	@$(MAKE) --no-print-directory test-mp1-mesh
-	@$(MAKE) --no-print-directory test-mp1-torus
-	@$(MAKE) --no-print-directory mutants
-	@$(MAKE) --no-print-directory test-mp1-awf2
-	@$(MAKE) --no-print-directory test-c104
-	@$(MAKE) --no-print-directory test-c104-net
-	@$(MAKE) --no-print-directory mutants-c104
+	@$(MAKE) --no-print-directory -j2 -O $(addprefix timed-,$(TEST_SUITES))
 	@echo "make test: all passed"
+
+timed-%:
+	@t0=$$(date +%s); $(MAKE) --no-print-directory $* && echo "== $*: passed in $$(( $$(date +%s) - t0 )) s"
 
 clean:
 	rm -rf $(BUILD) waves/*.vcd

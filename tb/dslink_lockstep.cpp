@@ -344,15 +344,8 @@ class Tb {
   // packet it was sending is abandoned, the one it was receiving is gone.
   void reset_end(int i, uint32_t hold) {
     End &e = e_[i];
-    e.rtl->clk_i = 0;
-    e.rtl->rst_ni = 0;
-    e.rtl->eval();
+    rst_[i].force(e.rtl.get(), hold);
     dslink_reset(&cfg_, &e.m);
-    hold_[i] = hold;
-    if (!hold) {
-      e.rtl->rst_ni = 1;
-      e.rtl->eval();
-    }
     flow_[i].have = false;
     flow_[1 - i].rx = Packet{};
     n_resets_++;
@@ -397,10 +390,7 @@ class Tb {
       dslink_clock(&e.m, &nx);
       e.rtl->clk_i = 1;
       e.rtl->eval();
-      if (hold_[i] && (dslink_reset(&cfg_, &e.m), --hold_[i] == 0)) {
-        e.rtl->rst_ni = 1;
-        e.rtl->eval();
-      }
+      if (rst_[i].after_clock(e.rtl.get())) dslink_reset(&cfg_, &e.m);
     }
     dump_full(cyc_ * lockstep::kPeriod + lockstep::kPeriod / 2);
     cyc_++;
@@ -418,7 +408,7 @@ class Tb {
       const bool ready = rng_chance(&rng_, rx_ready_pct, 100);
       e_[i].in.rx_ready = ready && cyc_ >= stall_until_[i];
       // Nothing is written into an end held in reset: its registers drop what it takes.
-      if (traffic && !hold_[i]) flow_[i].offer(&e_[i].in);
+      if (traffic && !rst_[i].held()) flow_[i].offer(&e_[i].in);
     }
   }
   // Bookkeeping after cycle(): what the packet interfaces transferred in the cycle just run.
@@ -496,7 +486,7 @@ class Tb {
   ScriptPeer peer_;
   rng_t rng_{};
   uint32_t link_en_[2] = {1, 1};
-  uint32_t hold_[2] = {0, 0};  // rising edges end i's reset is still held over
+  lockstep::MidReset rst_[2];  // end i's resets (reset_end), held over some rising edges
   uint64_t stall_until_[2] = {0, 0};  // end i's user reads nothing before this cycle
   lockstep::Backdoor bd_[2];
   uint64_t cyc_ = 0, n_resets_ = 0;
