@@ -211,7 +211,7 @@ struct RefIn {
 #define LOCKSTEP_TOP "c104"
 #endif
 // The slices' 16-bit event counters, by RTL name and C model array: the random runs walk each
-// through every carry by setting it on both sides (tb/backdoor.h CarryWalk); the scoreboard adds
+// through every carry by setting it on both sides (tb/backdoor.h CounterWalk); the scoreboard adds
 // what was set (RefIn::inj), so its end check still holds.
 struct CounterReg {
   const char *rtl;
@@ -400,26 +400,14 @@ class Tb {
   // The random runs walk the slices' counters through their carries (see kCounters). Counter
   // k of slice i is walk index 5 i + k.
   void start_walk() {
-    std::vector<std::string> paths;
     for (uint32_t i = 0; i < kN; i++)
       for (const CounterReg &c : kCounters)
-        paths.push_back("g_slice[" + std::to_string(i) + "].u_slice." + c.rtl);
-    const std::string err = bd_.open(ctx_, std::string(rtl_->hierName()) + "." + LOCKSTEP_TOP, paths);
-    if (!err.empty()) usage_error(err);
-    if (!bd_.on()) std::printf("c104: +no_backdoor: the counters are not walked through their carries\n");
+        walk_.add("g_slice[" + std::to_string(i) + "].u_slice." + c.rtl, &(st_.r.*c.f)[i]);
+    walk_.open(ctx_, rtl_.get(), LOCKSTEP_TOP);
   }
   void walk_counters() {
-    if (!bd_.on() || rst_.held()) return;
-    bool wrote = false;
-    walk_.step([&](size_t i) { return (uint32_t)(st_.r.*kCounters[i % 5].f)[i / 5]; },
-               [&](size_t i, uint32_t v) {
-                 uint16_t &c = (st_.r.*kCounters[i % 5].f)[i / 5];
-                 ref_[i / 5].inj[i % 5] += (v - c) & 0xFFFFu;
-                 c = (uint16_t)v;
-                 bd_.write(i, v);
-                 wrote = true;
-               });
-    if (wrote) rtl_->eval();
+    if (rst_.held()) return;
+    walk_.step(rtl_.get(), [&](size_t i, uint32_t added) { ref_[i / 5].inj[i % 5] += added; });
   }
 
   void run(uint64_t n) {
@@ -730,8 +718,7 @@ class Tb {
   uint64_t delivered_ = 0, cut_rx_ = 0, lost_ = 0, damaged_ = 0, moved_ = 0, reconfigs_ = 0;
   uint64_t tolerate_until_ = 0;  // unmatched packets on bit-level outputs tolerated (faults)
   lockstep::MidReset rst_;       // resets mid-run (reset_switch)
-  lockstep::Backdoor bd_;        // the counter walk's writes (start_walk)
-  lockstep::CarryWalk walk_{kN * 5};
+  lockstep::CounterWalk walk_{"c104"};  // the random runs' counter walk (start_walk)
   bool reloading_ = false;       // reset, the setup not yet written again
   Tok head_[kN] = {};
   uint8_t rptr_[kN] = {};

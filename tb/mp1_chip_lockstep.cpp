@@ -279,6 +279,19 @@ class Tb {
     in_.px = rng_below(&g_, in_.xmax + 1);
     in_.py = rng_below(&g_, in_.ymax + 1);
     if (rng_chance(&g_, 1, 4)) in_.px = rng_chance(&g_, 1, 2) ? 0 : in_.xmax;
+    // The mesh's corners by seed, as the draws seldom reach them: the far corner of an even-sized
+    // mesh (each edge flag compares against all of xmax, ymax), the origin, the corner between.
+    const uint64_t corner = o.seed % 4;
+    if (corner == 1) {
+      in_.xmax = in_.xmax & 1u ? in_.xmax ^ 1u : in_.xmax;
+      in_.ymax = in_.ymax & 1u ? in_.ymax ^ 1u : in_.ymax;
+      in_.xmax += in_.xmax ? 0 : 2, in_.ymax += in_.ymax ? 0 : 2;
+      in_.px = in_.xmax, in_.py = in_.ymax;
+    } else if (corner == 2) {
+      in_.px = in_.py = 0;
+    } else if (corner == 3) {
+      in_.px = in_.xmax, in_.py = 0;
+    }
     in_.chip = rng_below(&g_, 8);
     in_.pbloop = rng_below(&g_, 2);
     for (uint32_t k = 0; k < 8; k++) {

@@ -9,9 +9,15 @@ module mp1_rr_cov (
   input logic [3:0] own_q,
   input logic [3:0] own_d,
   input logic [2:0] last_q,
-  input logic [7:0] req_i,
-  input logic       held
+  input logic [7:0]  req_i,
+  input logic [23:0] dat_i,
+  input logic        held
 );
+  // Machines whose chunk is not idle although they do not own the channel.
+  logic [7:0] dat_not_owner;
+  always_comb begin
+    for (int m = 0; m < 8; m++) dat_not_owner[m] = dat_i[3*m+:3] != 3'b000 && own_q != 4'(m + 1);
+  end
 `define CP(name, e) name: cover property (@(posedge clk_i) (e));
 `define RR(m) \
   `CP(rr_grant_m``m, own_q != 4'(m + 1) && own_d == 4'(m + 1)) \
@@ -28,6 +34,8 @@ module mp1_rr_cov (
   `CP(rr_all_request, req_i == 8'hFF)
   `CP(rr_free_x_none, own_q == 4'd0 && req_i == 8'h00)
   `CP(rr_last_wraps, last_q == 3'd7 && !held && req_i[0] && own_q != 4'd1)
+  // listed unreachable: a machine's rc and pb copies send only on outputs they own
+  `CP(rr_dat_not_owner, dat_not_owner != 8'h00)
 `undef RR
 `undef CP
 endmodule
@@ -93,6 +101,9 @@ module mp1_chip_cov (
   `CP(inj_both_pending, fe_st[2:0] == 3'd2 && fe_st[5:3] == 3'd2)
   `CP(inj_cur_if, cur_q == 2'd1)
   `CP(inj_cur_pb, cur_q == 2'd2)
+  // listed unreachable: the core follows a front end exactly while it forwards (FWD)
+  `CP(inj_cur_if_not_fwd, cur_q == 2'd1 && fe_st[2:0] != 3'd3)
+  `CP(inj_cur_pb_not_fwd, cur_q == 2'd2 && fe_st[5:3] != 3'd3)
   // Back-pressure on the injection requester of each plane output: requesting, not owner or stopped.
 `define OUT(o) \
   `CP(bp_inj_out``o``_unowned, req_o[o] && !out_own_i[o]) \

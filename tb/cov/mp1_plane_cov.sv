@@ -5,6 +5,8 @@ module mp1_plane_cov (
   input logic       clk_i,
   input logic [1:0] own_q,
   input logic [2:0] req_i,
+  input logic [2:0] dat0_i,
+  input logic [2:0] dat1_i,
   input logic       held
 );
 `define CP(name, e) name: cover property (@(posedge clk_i) (e));
@@ -33,6 +35,10 @@ module mp1_plane_cov (
   `BP(turning, 2'd2)
   `BP(inject, 2'd3)
 `undef BP
+// A machine drives its straight or turning data only while it owns the output (docs/mp1.md
+// §10.2): the arbiter's data mux may then ignore the others (listed unreachable).
+  `CP(dat_straight_not_owner, own_q != 2'd1 && dat0_i != 3'b000)
+  `CP(dat_turning_not_owner, own_q != 2'd2 && dat1_i != 3'b000)
 `undef ARB_EVENTS
 `undef CP
 endmodule
