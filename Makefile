@@ -299,7 +299,7 @@ MP1M_LOCKSTEP   := $(MP1M_VL_DIR)/Vmp1_mesh
 MP1_MESH_SEEDS  ?= 1 2 3
 MP1_MESH_CYCLES ?= 50000
 MP1M_VFLAGS     := -GKX=$(MESH_KX) -GKY=$(MESH_KY) -GLVKX=$(MESH_LVK) -GLVKY=$(MESH_LVK) \
-                   +define+MP1_CHIP_MODULE=$(MP1_CHIP_TOP) $(MP1_AWF_VFLAGS)
+                   +define+MP1_CHIP_MODULE=$(MP1_CHIP_TOP) $(MP1_AWF_VFLAGS) $(CURDIR)/tb/network.vlt
 MP1M_CFLAGS     := -DMESH_KX=$(MESH_KX) -DMESH_KY=$(MESH_KY) -DMESH_LVKX=$(MESH_LVK) \
                    -DMESH_LVKY=$(MESH_LVK) -DLOCKSTEP_CMP_REGS=$(MP1_CHIP_CMP_REGS) $(MP1_AWF_CFLAGS)
 MP1_SEEDS       ?= 1 2 3 4 5 6 7 8 9 10
@@ -330,7 +330,7 @@ $(MP1C_LOCKSTEP): $(MP1C_VL_DIR)/config.stamp tb/mp1_chip_lockstep.cpp $(MP1_TB_
 	$(call vl_build,Vmp1_chip,$(MP1_CHIP_TOP),$(MP1C_VL_DIR),$(MP1_CHIP_RTL),tb/mp1_chip_lockstep.cpp,$(MP1_AWF_VFLAGS),-DLOCKSTEP_CMP_REGS=$(MP1_CHIP_CMP_REGS) $(MP1_AWF_CFLAGS))
 
 $(MP1M_VL_DIR)/config.stamp: STAMP = $(MP1_MESH_RTL) $(MP1_CHIP_TOP) $(MESH_KX) $(MESH_KY) $(MESH_LVK) $(MP1_CHIP_CMP_REGS) $(MP1_AWF)
-$(MP1M_LOCKSTEP): $(MP1M_VL_DIR)/config.stamp tb/mp1_mesh_lockstep.cpp $(MP1_TB_DEPS) $(MP1_MESH_RTL)
+$(MP1M_LOCKSTEP): $(MP1M_VL_DIR)/config.stamp tb/mp1_mesh_lockstep.cpp tb/network.vlt $(MP1_TB_DEPS) $(MP1_MESH_RTL)
 	$(call vl_build,Vmp1_mesh,mp1_mesh,$(MP1M_VL_DIR),$(MP1_MESH_RTL),tb/mp1_mesh_lockstep.cpp,$(MP1M_VFLAGS),$(MP1M_CFLAGS))
 
 MESH_DIRECTED := p2p dead_flit adaptive static multi_segment broadcast broadcast_cut piggy_intra \
@@ -440,11 +440,11 @@ mutants-c104: $(C104_MUT_DIR)/Vc104
 # models; ports 0-5 bit-level (links, loopback, one endpoint), the rest token ports.
 C104N_TOK       := FFFFFFC0
 C104N_RTL       := $(C104_RTL) tb/c104_net_tb.sv
-C104N_VFLAGS    := -GTokPorts=32\'h$(C104N_TOK) +define+C104_MODULE=$(C104_TOP)
+C104N_VFLAGS    := -GTokPorts=32\'h$(C104N_TOK) +define+C104_MODULE=$(C104_TOP) $(CURDIR)/tb/network.vlt
 # -O1 (after the recipe's -O2): four switches are about 40 MB of generated C++; -O1 compiles it in
 # about half the time of -O2 and runs the tests only a little slower.
 C104N_CFLAGS    := -DC104_NET_TOK_PORTS=0x$(C104N_TOK)u -DLOCKSTEP_CMP_REGS=$(C104_CMP_REGS) -O1
-C104N_TB_DEPS   := tb/c104_net_lockstep.cpp tb/c104_common.h tb/lockstep.h tb/backdoor.h tb/backdoor.vlt $(LIB) $(CMODEL_HDR)
+C104N_TB_DEPS   := tb/c104_net_lockstep.cpp tb/network.vlt tb/c104_common.h tb/lockstep.h tb/backdoor.h tb/backdoor.vlt $(LIB) $(CMODEL_HDR)
 C104N_VL_DIR    ?= $(BUILD)/vl/c104_net
 C104N_LOCKSTEP  := $(C104N_VL_DIR)/Vc104net
 C104N_MUT_DIR   := $(BUILD)/vl/c104_net_mut
@@ -484,9 +484,11 @@ COV_KIND := --coverage
 # The coverage points make the Slow (initialisation) files huge: at -O2 one of them takes gcc half an
 # hour on the chip and the switch; run once, they need no optimisation.
 COV_MAKEFLAGS := -MAKEFLAGS OPT_SLOW=-O0
-# Four switches with toggle coverage are too large a build for the time it is worth (the c104
-# block measures the toggles of the same RTL): the network gets line and user coverage only.
+# Four switches or sixteen chips with toggle coverage are too large a build for the time it is
+# worth (the c104 and mp1_chip blocks measure the toggles of the same RTL): the networks get line
+# and user coverage only.
 $(COV_DIR)/c104_net/Vc104net: COV_KIND := --coverage-line --coverage-user
+$(COV_DIR)/mp1_mesh/Vmp1_mesh: COV_KIND := --coverage-line --coverage-user
 # $(call cov_build,PREFIX,TOP,RTL,TB_CPP,VFLAGS,CFLAGS): vl_build into the target's directory.
 define cov_build
 	@mkdir -p $(@D)
@@ -581,8 +583,8 @@ DSLINK_MUT_RUNS := $(foreach t,$(DIRECTED),'--test $(t) --seed 1') '--test rando
 $(MP1C_MUT_DIR)/Vmp1_chip: $(BUILD)/mut/mp1_chip.txt $(BUILD)/mutgen tb/mp1_chip_lockstep.cpp $(MP1_TB_DEPS) $(MP1_CHIP_RTL)
 	$(call vl_mutants,Vmp1_chip,$(MP1_CHIP_TOP),$(MP1C_MUT_DIR),$(MP1_CHIP_RTL),tb/mp1_chip_lockstep.cpp,$(BUILD)/mut/mp1_chip.txt,-DLOCKSTEP_CMP_REGS=1)
 
-$(MP1M_MUT_DIR)/Vmp1_mesh: tb/mp1_mesh_mutants.txt $(BUILD)/mutgen tb/mp1_mesh_lockstep.cpp $(MP1_TB_DEPS) $(MP1_MESH_RTL)
-	$(call vl_mutants,Vmp1_mesh,mp1_mesh,$(MP1M_MUT_DIR),$(MP1_MESH_RTL),tb/mp1_mesh_lockstep.cpp,tb/mp1_mesh_mutants.txt,-DLOCKSTEP_CMP_REGS=1)
+$(MP1M_MUT_DIR)/Vmp1_mesh: tb/mp1_mesh_mutants.txt $(BUILD)/mutgen tb/mp1_mesh_lockstep.cpp tb/network.vlt $(MP1_TB_DEPS) $(MP1_MESH_RTL)
+	$(call vl_mutants,Vmp1_mesh,mp1_mesh,$(MP1M_MUT_DIR),$(MP1_MESH_RTL),tb/mp1_mesh_lockstep.cpp,tb/mp1_mesh_mutants.txt,-DLOCKSTEP_CMP_REGS=1,$(CURDIR)/tb/network.vlt)
 
 mutants: $(MUT_DIR)/Vdslink mutants-mp1-rm mutants-mp1-rm-awf2 mutants-mp1-plane mutants-mp1-chip mutants-mp1-mesh
 	@scripts/mutants.sh $(MUT_DIR)/Vdslink $(BUILD)/mut/dslink.txt dslink $(DSLINK_MUT_RUNS)
