@@ -2107,6 +2107,42 @@ void t_crowd(Tb &tb) {
   tb.end_checks();
 }
 
+// §10.2 FIFO order against port order: 31 slices wait for output 8 (held by slice 0), entering
+// WAIT from port 31 down to port 1, so that every waiter has older ones above it (in crowd they
+// enter upward, and the port order alone would give the same grants). Output 8 must send the
+// packets in the order the slices entered WAIT (lower port first within one edge): a check
+// worked out from the text, not from the C model.
+void t_fifo_order(Tb &tb) {
+  tb.need_ports(0xFFFFFFF0u, kBit0123);
+  tb.peers_on_bit_ports();
+  c104_setup_t s;
+  c104_setup_default(&s);
+  for (uint32_t e = 0; e < kN; e++) setup_ival(&s, e, e, e, 1);  // header e: output e
+  tb.load(s);
+  tb.send(0, tb.cyc_, {D(8), D(0x40)});
+  for (uint64_t k = 0; tb.R().sl_st[0] != C104_FWD && tb.R().sl_st[0] != C104_EMIT; k++) {
+    tb.expect(k < 3000, "slice 0 owns output 8");
+    tb.cycle();
+  }
+  for (uint32_t p = kN - 1; p >= 1; p--) tb.send(p, tb.cyc_ + 30 * (kN - 1 - p), {D(8), D(p)});
+  std::vector<uint32_t> order;
+  uint32_t seen = 0;
+  for (uint64_t k = 0; order.size() < kN - 1; k++) {
+    tb.expect(k < 6000, "31 slices wait for output 8");
+    tb.cycle();
+    for (uint32_t p = 1; p < kN; p++)
+      if (!(seen >> p & 1u) && tb.R().sl_st[p] == C104_WAIT) seen |= 1u << p, order.push_back(p);
+  }
+  tb.expect(order.front() == kN - 1, "port 31 waits first");
+  tb.send(0, tb.cyc_, {EOP});
+  for (uint32_t p = 1; p < kN; p++) tb.send(p, tb.cyc_, {EOP});
+  tb.drain();
+  std::vector<Tok> want = {D(8), D(0x40), EOP};
+  for (uint32_t p : order) want.insert(want.end(), {D(8), D(p), EOP});
+  tb.expect_log(8, want);
+  tb.end_checks();
+}
+
 void t_linkdown(Tb &tb) {
   tb.need_ports(0xFFFFFFF0u, kBit012);
   tb.peers_on_bit_ports();
@@ -2170,6 +2206,7 @@ const std::vector<TestDef> &tests() {
       {"stray", [](Tb &tb) { t_short(tb, true); }, "end tokens with no packet open"},
       {"cut", t_cut, "ERR in HDR, WAIT (withdrawal) and FWD, to and from links"},
       {"crowd", t_crowd, "every output owned at once; every slice waiting at once (31 stranded, §10.1)"},
+      {"fifo_order", t_fifo_order, "31 slices enter WAIT downward; grants in order of entry (§10.2)"},
       {"linkdown", t_linkdown, "an output link goes down mid-packet: spill, carry on, resume"},
       {"random", [](Tb &tb) { t_random(tb, false); }, "random setup and traffic (--cycles)"},
       {"faults", [](Tb &tb) { t_random(tb, true); }, "random traffic with wire faults on the links"},
