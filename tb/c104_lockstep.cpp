@@ -2056,13 +2056,17 @@ uint32_t waiting(Tb &tb) {
   for (uint32_t i = 0; i < kN; i++) n += tb.R().sl_st[i] == C104_WAIT;
   return n;
 }
-void t_crowd(Tb &tb) {
+// Every port's links or token interfaces up, header e routed to output e.
+void load_direct(Tb &tb) {
   tb.need_ports(0xFFFFFFF0u, kBit0123);
   tb.peers_on_bit_ports();
   c104_setup_t s;
   c104_setup_default(&s);
-  for (uint32_t e = 0; e < kN; e++) setup_ival(&s, e, e, e, 1);  // header e: output e
+  for (uint32_t e = 0; e < kN; e++) setup_ival(&s, e, e, e, 1);
   tb.load(s);
+}
+void t_crowd(Tb &tb) {
+  load_direct(tb);
   // 1. Every output owned.
   for (uint32_t p = 0; p < kN; p++) tb.send(p, tb.cyc_, {D((p + 1) % kN), D(p)});
   for (uint64_t k = 0; tb.R().out_busy != 0xFFFFFFFFu; k++) {
@@ -2113,12 +2117,7 @@ void t_crowd(Tb &tb) {
 // packets in the order the slices entered WAIT (lower port first within one edge): a check
 // worked out from the text, not from the C model.
 void t_fifo_order(Tb &tb) {
-  tb.need_ports(0xFFFFFFF0u, kBit0123);
-  tb.peers_on_bit_ports();
-  c104_setup_t s;
-  c104_setup_default(&s);
-  for (uint32_t e = 0; e < kN; e++) setup_ival(&s, e, e, e, 1);  // header e: output e
-  tb.load(s);
+  load_direct(tb);
   tb.send(0, tb.cyc_, {D(8), D(0x40)});
   for (uint64_t k = 0; tb.R().sl_st[0] != C104_FWD && tb.R().sl_st[0] != C104_EMIT; k++) {
     tb.expect(k < 3000, "slice 0 owns output 8");

@@ -239,22 +239,12 @@ using Options = lockstep::RandomOptions;
 #ifndef LOCKSTEP_TOP
 #define LOCKSTEP_TOP "mp1_chip"
 #endif
-// The 16-bit event counters, the injector's and the planes' machines': the random runs walk each
-// through every carry by setting it on both sides (tb/backdoor.h CounterWalk), as no run counts
-// high enough.
+// The injector's 16-bit event counters (the planes' machines' are mp1stim::kRmCounters): the
+// random runs walk each through every carry by setting it on both sides (tb/backdoor.h
+// CounterWalk), as no run counts high enough.
 struct CounterReg {
   const char *rtl;
   uint16_t mp1_chip_regs_t::*f;
-};
-struct RmCounterReg {
-  const char *rtl;
-  uint16_t mp1_rm_regs_t::*f;
-};
-const RmCounterReg kRmCounters[8] = {
-    {"cnt_dead_q", &mp1_rm_regs_t::cnt_dead},       {"cnt_bad_code_q", &mp1_rm_regs_t::cnt_bad_code},
-    {"cnt_bad_addr_q", &mp1_rm_regs_t::cnt_bad_addr}, {"cnt_bad_long_q", &mp1_rm_regs_t::cnt_bad_long},
-    {"cnt_stray_q", &mp1_rm_regs_t::cnt_stray},     {"cnt_cut_q", &mp1_rm_regs_t::cnt_cut},
-    {"cnt_adapt_q", &mp1_rm_regs_t::cnt_adapt},     {"cnt_adapt_buf_q", &mp1_rm_regs_t::cnt_adapt_buf},
 };
 const CounterReg kCounters[] = {
     {"u_inj.cnt_msgs_q", &mp1_chip_regs_t::cnt_inj_msgs},
@@ -317,7 +307,7 @@ class Tb {
     for (const CounterReg &k : kCounters) walk_.add(k.rtl, &(m_.r.*k.f));
     for (int p = 0; p < 4; p++)
       for (int m = 0; m < 2; m++)
-        for (const RmCounterReg &k : kRmCounters)
+        for (const mp1stim::RmCounter &k : mp1stim::kRmCounters)
           walk_.add("g_plane[" + std::to_string(p) + "].u_plane." + (m ? "u_rmy." : "u_rmx.") + k.rtl,
                     &((m ? m_.pl[p].rmy : m_.pl[p].rmx).r.*k.f));
     if (dc_) {

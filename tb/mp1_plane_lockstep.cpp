@@ -76,19 +76,6 @@ using Options = lockstep::RandomOptions;
 #ifndef LOCKSTEP_TOP
 #define LOCKSTEP_TOP "mp1_plane"
 #endif
-// The two machines' 16-bit event counters (as on the plane's dbg_rm{x,y}_cnt_* ports): the runs
-// walk each through every carry by setting it on both sides (tb/backdoor.h CounterWalk). Counter k
-// of machine m (0: u_rmx, 1: u_rmy) is walk index 8 m + k.
-struct CounterReg {
-  const char *rtl;
-  uint16_t mp1_rm_regs_t::*f;
-};
-const CounterReg kCounters[8] = {
-    {"cnt_dead_q", &mp1_rm_regs_t::cnt_dead},       {"cnt_bad_code_q", &mp1_rm_regs_t::cnt_bad_code},
-    {"cnt_bad_addr_q", &mp1_rm_regs_t::cnt_bad_addr}, {"cnt_bad_long_q", &mp1_rm_regs_t::cnt_bad_long},
-    {"cnt_stray_q", &mp1_rm_regs_t::cnt_stray},     {"cnt_cut_q", &mp1_rm_regs_t::cnt_cut},
-    {"cnt_adapt_q", &mp1_rm_regs_t::cnt_adapt},     {"cnt_adapt_buf_q", &mp1_rm_regs_t::cnt_adapt_buf},
-};
 
 class Tb {
  public:
@@ -117,7 +104,7 @@ class Tb {
     stop_pct_ = rng_below(&g_, 30);
     rst_.init(o.seed, 25000);  // resets mid-run, messages in flight (tb/lockstep.h MidReset)
     for (int m = 0; m < 2; m++)
-      for (const CounterReg &k : kCounters)
+      for (const mp1stim::RmCounter &k : mp1stim::kRmCounters)  // walk index 8 m + k
         walk_.add(std::string(m ? "u_rmy." : "u_rmx.") + k.rtl, &((m ? m_.rmy : m_.rmx).r.*k.f));
   }
 

@@ -59,7 +59,7 @@ struct RmCase {
   std::function<std::string(const mp1_rm_regs_t &)> check;
   std::vector<RmMsg> msgs{};         // then these messages, one at a time
   uint64_t cycles = 1500;            // the run (a sweep: at most, see Tb::run)
-  bool walk = false;                 // the counters' carry walk on (see kCounters)
+  bool walk = false;                 // the counters' carry walk on (mp1stim::kRmCounters)
 };
 
 // A segment of n flits: the address words `head`, then data flits 0x40, ..., then the end code.
@@ -279,18 +279,6 @@ using Options = lockstep::RandomOptions;
 #ifndef LOCKSTEP_TOP
 #define LOCKSTEP_TOP "mp1_rm"
 #endif
-// The 16-bit event counters: a random run sees a few dozen events of a kind, so the runs walk
-// each counter through every carry by setting it on both sides (tb/backdoor.h CounterWalk).
-struct CounterReg {
-  const char *rtl;
-  uint16_t mp1_rm_regs_t::*f;  // the C model keeps 16-bit registers in uint16_t
-};
-const CounterReg kCounters[] = {
-    {"cnt_dead_q", &mp1_rm_regs_t::cnt_dead},       {"cnt_bad_code_q", &mp1_rm_regs_t::cnt_bad_code},
-    {"cnt_bad_addr_q", &mp1_rm_regs_t::cnt_bad_addr}, {"cnt_bad_long_q", &mp1_rm_regs_t::cnt_bad_long},
-    {"cnt_stray_q", &mp1_rm_regs_t::cnt_stray},     {"cnt_cut_q", &mp1_rm_regs_t::cnt_cut},
-    {"cnt_adapt_q", &mp1_rm_regs_t::cnt_adapt},     {"cnt_adapt_buf_q", &mp1_rm_regs_t::cnt_adapt_buf},
-};
 
 class Tb {
  public:
@@ -318,7 +306,7 @@ class Tb {
     stop_pct_ = rng_below(&g_, 30);
     // Random runs reset the machine now and then, mid-message included (tb/lockstep.h MidReset).
     if (!dc_) rst_.init(o.seed, kResetOdds);
-    for (const CounterReg &k : kCounters) walk_.add(k.rtl, &(m_.r.*k.f));
+    for (const mp1stim::RmCounter &k : mp1stim::kRmCounters) walk_.add(k.rtl, &(m_.r.*k.f));
     if (dc_) {
       in_ = mp1_rm_in_t{};
       in_.pos = in_.opos = 4;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "mp1_awf.h"
+#include "mp1_rm.h"
 #include "rng.h"
 
 namespace mp1stim {
@@ -226,6 +227,19 @@ inline std::string eqs(const char *what, uint64_t got, uint64_t want) {
   return got == want ? "" : std::string(what) + " " + std::to_string(got) + ", expected " +
                                 std::to_string(want) + "; ";
 }
+
+// The routing machine's 16-bit event counters, by RTL register and C model field: the benches
+// walk them through their carries (tb/backdoor.h CounterWalk), as no run counts high enough.
+struct RmCounter {
+  const char *rtl;
+  uint16_t mp1_rm_regs_t::*f;
+};
+constexpr RmCounter kRmCounters[8] = {
+    {"cnt_dead_q", &mp1_rm_regs_t::cnt_dead},       {"cnt_bad_code_q", &mp1_rm_regs_t::cnt_bad_code},
+    {"cnt_bad_addr_q", &mp1_rm_regs_t::cnt_bad_addr}, {"cnt_bad_long_q", &mp1_rm_regs_t::cnt_bad_long},
+    {"cnt_stray_q", &mp1_rm_regs_t::cnt_stray},     {"cnt_cut_q", &mp1_rm_regs_t::cnt_cut},
+    {"cnt_adapt_q", &mp1_rm_regs_t::cnt_adapt},     {"cnt_adapt_buf_q", &mp1_rm_regs_t::cnt_adapt_buf},
+};
 
 }  // namespace mp1stim
 
