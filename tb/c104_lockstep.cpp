@@ -2142,6 +2142,35 @@ void t_fifo_order(Tb &tb) {
   tb.end_checks();
 }
 
+// §10.1-§10.3 for every leader in both modes: port g leads the hunt group {g, g + 1} (port 31
+// alone) and four slices send to header g at once: two get the group's ports, first free first,
+// two wait, and the round-robin pointer moves past each winner. The arbiter is 32 copies of its
+// logic, one per leader (and per slice and pair of slices), and random setups reach a few.
+void t_leaders(Tb &tb) {
+  load_direct(tb);
+  for (uint32_t rr = 0; rr < 2; rr++)
+    for (uint32_t g = 0; g < kN; g++) {
+      c104_setup_t s;
+      c104_setup_default(&s);
+      for (uint32_t e = 0; e < kN; e++) setup_ival(&s, e, e, e, 1);
+      s.rr = rr;
+      if (g + 1 < kN) s.grp &= ~(1u << (g + 1));
+      tb.load(s);
+      const size_t up = tb.log_toks((g + 1) % kN).size();
+      for (uint32_t k = 1; k <= 4; k++) tb.send((g + 7 * k) % kN, tb.cyc_, {D(g), D(k), EOP});
+      uint32_t most = 0;
+      for (uint64_t k = 0; k < 300; k++) {
+        tb.cycle();
+        most = std::max(most, waiting(tb));
+      }
+      tb.drain();
+      const std::string at = " (leader " + std::to_string(g) + (rr ? ", round-robin)" : ", FIFO)");
+      tb.expect(most >= 1, "a slice waited for the group" + at);
+      if (g + 1 < kN) tb.expect(tb.log_toks(g + 1).size() > up, "the group's second port was used" + at);
+    }
+  tb.end_checks();
+}
+
 void t_linkdown(Tb &tb) {
   tb.need_ports(0xFFFFFFF0u, kBit012);
   tb.peers_on_bit_ports();
@@ -2206,6 +2235,7 @@ const std::vector<TestDef> &tests() {
       {"cut", t_cut, "ERR in HDR, WAIT (withdrawal) and FWD, to and from links"},
       {"crowd", t_crowd, "every output owned at once; every slice waiting at once (31 stranded, §10.1)"},
       {"fifo_order", t_fifo_order, "31 slices enter WAIT downward; grants in order of entry (§10.2)"},
+      {"leaders", t_leaders, "every port a hunt-group leader with four senders, FIFO and round-robin"},
       {"linkdown", t_linkdown, "an output link goes down mid-packet: spill, carry on, resume"},
       {"random", [](Tb &tb) { t_random(tb, false); }, "random setup and traffic (--cycles)"},
       {"faults", [](Tb &tb) { t_random(tb, true); }, "random traffic with wire faults on the links"},
