@@ -289,6 +289,12 @@ MP1P_LOCKSTEP   := $(MP1P_VL_DIR)/Vmp1_plane
 MP1C_VL_DIR     ?= $(BUILD)/vl/mp1_chip
 MP1C_LOCKSTEP   := $(MP1C_VL_DIR)/Vmp1_chip
 MP1_CHIP_CMP_REGS ?= 1
+# The networks' Verilator options: their chip or switch kept a module of its own (tb/network.vlt),
+# and without gate and DFG optimisation, which otherwise specialise that module's code for each
+# instance (16 copies of a chip, 45 MB of C++, 8 minutes a build); with them off it is one copy,
+# 6 MB, about a minute, and the runs are faster too. What they optimise across is the boundary of
+# the kept module, so the code inside each chip or switch loses little.
+NET_VFLAGS      := -fno-gate -fno-dfg $(CURDIR)/tb/network.vlt
 MP1_MESH_RTL    ?= $(MP1_CHIP_RTL) rtl/mp1_mesh.sv
 MESH_KX         ?= 4
 MESH_KY         ?= 4
@@ -299,7 +305,7 @@ MP1M_LOCKSTEP   := $(MP1M_VL_DIR)/Vmp1_mesh
 MP1_MESH_SEEDS  ?= 1 2 3
 MP1_MESH_CYCLES ?= 50000
 MP1M_VFLAGS     := -GKX=$(MESH_KX) -GKY=$(MESH_KY) -GLVKX=$(MESH_LVK) -GLVKY=$(MESH_LVK) \
-                   +define+MP1_CHIP_MODULE=$(MP1_CHIP_TOP) $(MP1_AWF_VFLAGS) $(CURDIR)/tb/network.vlt
+                   +define+MP1_CHIP_MODULE=$(MP1_CHIP_TOP) $(MP1_AWF_VFLAGS) $(NET_VFLAGS)
 MP1M_CFLAGS     := -DMESH_KX=$(MESH_KX) -DMESH_KY=$(MESH_KY) -DMESH_LVKX=$(MESH_LVK) \
                    -DMESH_LVKY=$(MESH_LVK) -DLOCKSTEP_CMP_REGS=$(MP1_CHIP_CMP_REGS) $(MP1_AWF_CFLAGS)
 MP1_SEEDS       ?= 1 2 3 4 5 6 7 8 9 10
@@ -329,7 +335,7 @@ $(MP1C_VL_DIR)/config.stamp: STAMP = $(MP1_CHIP_RTL) $(MP1_CHIP_TOP) $(MP1_CHIP_
 $(MP1C_LOCKSTEP): $(MP1C_VL_DIR)/config.stamp tb/mp1_chip_lockstep.cpp $(MP1_TB_DEPS) $(MP1_CHIP_RTL)
 	$(call vl_build,Vmp1_chip,$(MP1_CHIP_TOP),$(MP1C_VL_DIR),$(MP1_CHIP_RTL),tb/mp1_chip_lockstep.cpp,$(MP1_AWF_VFLAGS),-DLOCKSTEP_CMP_REGS=$(MP1_CHIP_CMP_REGS) $(MP1_AWF_CFLAGS))
 
-$(MP1M_VL_DIR)/config.stamp: STAMP = $(MP1_MESH_RTL) $(MP1_CHIP_TOP) $(MESH_KX) $(MESH_KY) $(MESH_LVK) $(MP1_CHIP_CMP_REGS) $(MP1_AWF)
+$(MP1M_VL_DIR)/config.stamp: STAMP = $(NET_VFLAGS) $(MP1_MESH_RTL) $(MP1_CHIP_TOP) $(MESH_KX) $(MESH_KY) $(MESH_LVK) $(MP1_CHIP_CMP_REGS) $(MP1_AWF)
 $(MP1M_LOCKSTEP): $(MP1M_VL_DIR)/config.stamp tb/mp1_mesh_lockstep.cpp tb/network.vlt $(MP1_TB_DEPS) $(MP1_MESH_RTL)
 	$(call vl_build,Vmp1_mesh,mp1_mesh,$(MP1M_VL_DIR),$(MP1_MESH_RTL),tb/mp1_mesh_lockstep.cpp,$(MP1M_VFLAGS),$(MP1M_CFLAGS))
 
@@ -440,9 +446,9 @@ mutants-c104: $(C104_MUT_DIR)/Vc104
 # models; ports 0-5 bit-level (links, loopback, one endpoint), the rest token ports.
 C104N_TOK       := FFFFFFC0
 C104N_RTL       := $(C104_RTL) tb/c104_net_tb.sv
-C104N_VFLAGS    := -GTokPorts=32\'h$(C104N_TOK) +define+C104_MODULE=$(C104_TOP) $(CURDIR)/tb/network.vlt
-# -O1 (after the recipe's -O2): four switches are about 40 MB of generated C++; -O1 compiles it in
-# about half the time of -O2 and runs the tests only a little slower.
+C104N_VFLAGS    := -GTokPorts=32\'h$(C104N_TOK) +define+C104_MODULE=$(C104_TOP) $(NET_VFLAGS)
+# -O1 (after the recipe's -O2): four switches are 9 MB of generated C++ (NET_VFLAGS); -O1 compiles
+# it in about half the time of -O2 and runs the tests only a little slower.
 C104N_CFLAGS    := -DC104_NET_TOK_PORTS=0x$(C104N_TOK)u -DLOCKSTEP_CMP_REGS=$(C104_CMP_REGS) -O1
 C104N_TB_DEPS   := tb/c104_net_lockstep.cpp tb/network.vlt tb/c104_common.h tb/lockstep.h tb/backdoor.h tb/backdoor.vlt $(LIB) $(CMODEL_HDR)
 C104N_VL_DIR    ?= $(BUILD)/vl/c104_net
@@ -452,7 +458,7 @@ C104N_DIRECTED  := route hunt fifo rr del universal bad reset
 C104N_SEEDS     ?= 1 2 3
 C104N_CYCLES    ?= 20000
 
-$(C104N_VL_DIR)/config.stamp: STAMP = $(C104N_RTL) $(C104_TOP) $(C104_CMP_REGS)
+$(C104N_VL_DIR)/config.stamp: STAMP = $(NET_VFLAGS) $(C104N_RTL) $(C104_TOP) $(C104_CMP_REGS)
 $(C104N_LOCKSTEP): $(C104N_VL_DIR)/config.stamp $(C104N_TB_DEPS) $(C104N_RTL)
 	$(call vl_build,Vc104net,c104_net_tb,$(C104N_VL_DIR),$(C104N_RTL),tb/c104_net_lockstep.cpp,$(C104N_VFLAGS),$(C104N_CFLAGS))
 
@@ -584,7 +590,7 @@ $(MP1C_MUT_DIR)/Vmp1_chip: $(BUILD)/mut/mp1_chip.txt $(BUILD)/mutgen tb/mp1_chip
 	$(call vl_mutants,Vmp1_chip,$(MP1_CHIP_TOP),$(MP1C_MUT_DIR),$(MP1_CHIP_RTL),tb/mp1_chip_lockstep.cpp,$(BUILD)/mut/mp1_chip.txt,-DLOCKSTEP_CMP_REGS=1)
 
 $(MP1M_MUT_DIR)/Vmp1_mesh: tb/mp1_mesh_mutants.txt $(BUILD)/mutgen tb/mp1_mesh_lockstep.cpp tb/network.vlt $(MP1_TB_DEPS) $(MP1_MESH_RTL)
-	$(call vl_mutants,Vmp1_mesh,mp1_mesh,$(MP1M_MUT_DIR),$(MP1_MESH_RTL),tb/mp1_mesh_lockstep.cpp,tb/mp1_mesh_mutants.txt,-DLOCKSTEP_CMP_REGS=1,$(CURDIR)/tb/network.vlt)
+	$(call vl_mutants,Vmp1_mesh,mp1_mesh,$(MP1M_MUT_DIR),$(MP1_MESH_RTL),tb/mp1_mesh_lockstep.cpp,tb/mp1_mesh_mutants.txt,-DLOCKSTEP_CMP_REGS=1,$(NET_VFLAGS))
 
 mutants: $(MUT_DIR)/Vdslink mutants-mp1-rm mutants-mp1-rm-awf2 mutants-mp1-plane mutants-mp1-chip mutants-mp1-mesh
 	@scripts/mutants.sh $(MUT_DIR)/Vdslink $(BUILD)/mut/dslink.txt dslink $(DSLINK_MUT_RUNS)
