@@ -241,7 +241,8 @@ DSLINK_VFLAGS := $(addprefix -G,$(subst $(comma), ,$(DSLINK_PARAMS))) $(if $(fil
 DSLINK_CFLAGS := -DDSLINK_GPARAMS='\"$(DSLINK_PARAMS)\"' -DLOCKSTEP_CMP_REGS=$(DSLINK_CMP_REGS)
 $(VL_DIR)/config.stamp: STAMP = $(DSLINK_RTL) $(DSLINK_TOP) $(DSLINK_PARAMS) $(DSLINK_CMP_REGS) $(TRACE)
 
-$(LOCKSTEP): $(VL_DIR)/config.stamp tb/dslink_lockstep.cpp tb/lockstep.h tb/backdoor.h tb/backdoor.vlt $(LIB) $(CMODEL_HDR) $(DSLINK_RTL)
+DSLINK_TB_DEPS := tb/dslink_lockstep.cpp tb/dslink_counters.h tb/lockstep.h tb/backdoor.h tb/backdoor.vlt $(LIB) $(CMODEL_HDR)
+$(LOCKSTEP): $(VL_DIR)/config.stamp $(DSLINK_TB_DEPS) $(DSLINK_RTL)
 	$(call vl_build,Vdslink,$(DSLINK_TOP),$(VL_DIR),$(DSLINK_RTL),tb/dslink_lockstep.cpp,$(DSLINK_VFLAGS),$(DSLINK_CFLAGS))
 
 lockstep: $(LOCKSTEP)
@@ -380,7 +381,7 @@ test-mp1-chip: $(MP1C_LOCKSTEP)
 # -GTokPorts, the testbench -DC104_TOK_PORTS): c104_tok (FFFFFFF0, ports 0-3 on the full D/S path:
 # the directed cases and most runs), c104_b16 (FFFF0000, 16 links) and c104_bit (0, every port a
 # link; its own target: the largest build).
-C104_TB_DEPS    := tb/c104_lockstep.cpp tb/c104_common.h tb/lockstep.h tb/backdoor.h tb/backdoor.vlt $(LIB) $(CMODEL_HDR)
+C104_TB_DEPS    := tb/c104_lockstep.cpp tb/c104_common.h tb/dslink_counters.h tb/lockstep.h tb/backdoor.h tb/backdoor.vlt $(LIB) $(CMODEL_HDR)
 C104_TRACE_FLAG := $(if $(filter 1,$(C104_TRACE)),--trace)
 c104_vflags      = -GTokPorts=32\'h$(1) $(C104_TRACE_FLAG)
 c104_cflags      = -DC104_TOK_PORTS=0x$(1)u -DLOCKSTEP_CMP_REGS=$(C104_CMP_REGS)
@@ -407,7 +408,7 @@ $(C104B_LOCKSTEP): $(C104B_VL_DIR)/config.stamp $(C104_TB_DEPS) $(C104_RTL)
 lockstep-c104: $(C104_LOCKSTEP)
 
 C104_DIRECTED    := cfg route1 route2 overlap holes fifo rr hunt del1 del2 rnd loopback short stray \
-                    cut linkdown reset crowd fifo_order leaders
+                    cut linkdown reset crowd fifo_order leaders pairs fill jam
 C104_SEEDS       ?= 1 2 3 4
 C104_CYCLES      ?= 40000
 C104_FAULT_SEEDS ?= 5
@@ -500,7 +501,7 @@ define cov_build
 	@mkdir -p $(@D)
 	$(call vl_build,$(1),$(2),$(@D),$(3),$(4),$(COV_KIND) $(COV_MAKEFLAGS) $(5),$(6))
 endef
-$(COV_DIR)/dslink/Vdslink: tb/dslink_lockstep.cpp tb/lockstep.h tb/backdoor.h tb/backdoor.vlt $(LIB) $(DSLINK_RTL) tb/cov/dslink_cov.sv
+$(COV_DIR)/dslink/Vdslink: $(DSLINK_TB_DEPS) $(DSLINK_RTL) tb/cov/dslink_cov.sv
 	$(call cov_build,Vdslink,$(DSLINK_TOP),$(DSLINK_RTL) tb/cov/dslink_cov.sv,tb/dslink_lockstep.cpp,,$(DSLINK_CFLAGS))
 $(COV_DIR)/mp1_rm/Vmp1_rm: tb/mp1_rm_lockstep.cpp $(MP1_TB_DEPS) $(MP1_RM_RTL) tb/cov/mp1_rm_cov.sv
 	$(call cov_build,Vmp1_rm,$(MP1_RM_TOP),$(MP1_RM_RTL) tb/cov/mp1_rm_cov.sv,tb/mp1_rm_lockstep.cpp,,-DLOCKSTEP_CMP_REGS=1)
@@ -570,7 +571,7 @@ MP1C_MUT_DIR := $(BUILD)/vl/mp1_chip_mut
 MP1M_MUT_DIR := $(BUILD)/vl/mp1_mesh_mut
 MP1M_MUT_RUNS = $(foreach t,$(MESH_DIRECTED),'--test $(t)') $(foreach s,1 2 3 4,'--seed $(s) --cycles 20000')
 
-$(MUT_DIR)/Vdslink: $(BUILD)/mut/dslink.txt $(BUILD)/mutgen tb/dslink_lockstep.cpp tb/lockstep.h tb/backdoor.h tb/backdoor.vlt $(LIB) $(DSLINK_RTL)
+$(MUT_DIR)/Vdslink: $(BUILD)/mut/dslink.txt $(BUILD)/mutgen $(DSLINK_TB_DEPS) $(DSLINK_RTL)
 	$(call vl_mutants,Vdslink,$(DSLINK_TOP),$(MUT_DIR),$(DSLINK_RTL),tb/dslink_lockstep.cpp,$(BUILD)/mut/dslink.txt,$(DSLINK_CFLAGS))
 
 $(MP1_MUT_DIR)/Vmp1_rm: $(BUILD)/mut/mp1_rm.txt $(BUILD)/mutgen tb/mp1_rm_lockstep.cpp $(MP1_TB_DEPS) $(MP1_RM_RTL)
@@ -616,11 +617,11 @@ mutants-mp1-mesh: $(MP1M_MUT_DIR)/Vmp1_mesh
 # ---- Yosys mutants (mcy flow; scripts/mutants_yosys.sh, tb/README.md; not in make test) ----------
 # make mutants-yosys BLOCK=dslink|mp1_rm|mp1_plane|mp1_chip|c104|mp1_mesh|c104_net N=200 SEED=1:
 # N netlist mutations of the block's own modules (ymut_mods_<blk>: those no smaller block holds;
-# mp1_mesh and c104_net have no logic of their own: every module of the chip, of the switch) in
-# one netlist of the block's hierarchy, each mutation inside its module and so in every instance
-# of it, behind a wrapper of the block's name (mp1_mesh: of its chip, c104_net: of its switch),
-# run through the block's mutant runs; survivors go to a Yosys proof. Results in
-# build/ymut/<BLOCK>/.
+# for mp1_mesh and c104_net the network module, rtl/mp1_mesh.sv and tb/c104_net_tb.sv: the wiring
+# between chips or switches, the ports of their instances, whose own logic the chip and c104
+# blocks score) in one netlist of the block's hierarchy, each mutation inside its module and so in
+# every instance of it, behind a wrapper of the block's name, run through the block's mutant runs;
+# survivors go to a Yosys proof. Results in build/ymut/<BLOCK>/.
 BLOCK ?= dslink
 N     ?= 200
 SEED  ?= 1
@@ -628,7 +629,8 @@ YMUT_BLOCKS := dslink mp1_rm mp1_plane mp1_chip c104 mp1_mesh c104_net
 YMUT_DIR := $(BUILD)/ymut/$(BLOCK)
 # Per block: the top module, the modules whose cells are sampled, the RTL, the Yosys setup (the
 # lockstep build's parameters), the parameters the wrapper accepts from an instantiating module,
-# then the lockstep build (prefix, top, testbench, other RTL, Verilator and C flags) and the runs.
+# then the lockstep build (prefix, top, testbench, Verilator and C flags) and the runs; for the
+# networks, the element RTL kept as RTL (ymut_lib_<blk>, below).
 ymut_mod_dslink := $(DSLINK_TOP)
 ymut_mods_dslink := dslink dslink_fsm dslink_rx dslink_tx dslink_fifo
 ymut_rtl_dslink := $(DSLINK_RTL)
@@ -655,15 +657,16 @@ ymut_wp_mp1_chip  := parameter int AWF = 1
 ymut_tb_mp1_chip  := Vmp1_chip $(MP1_CHIP_TOP) tb/mp1_chip_lockstep.cpp
 ymut_cf_mp1_chip  := -DLOCKSTEP_CMP_REGS=1
 ymut_runs_mp1_chip = $(foreach t,$(CHIP_DIRECTED),'--test $(t)') $(MP1_MUT_RUNS)
-ymut_mod_mp1_mesh := $(MP1_CHIP_TOP)
-ymut_mods_mp1_mesh := mp1_chip mp1_rr_arb mp1_inj mp1_plane mp1_arb mp1_rm
-ymut_rtl_mp1_mesh := $(MP1_CHIP_RTL)
-ymut_wp_mp1_mesh  := parameter int AWF = 1
-ymut_tb_mp1_mesh  := Vmp1_mesh mp1_mesh tb/mp1_mesh_lockstep.cpp rtl/mp1_mesh.sv
+ymut_mod_mp1_mesh := mp1_mesh
+ymut_mods_mp1_mesh := mp1_mesh
+ymut_rtl_mp1_mesh := rtl/mp1_mesh.sv
+ymut_set_mp1_mesh := chparam -set KX $(MESH_KX) -set KY $(MESH_KY) mp1_mesh
+ymut_wp_mp1_mesh  := parameter int unsigned KX = 4, parameter int unsigned KY = 4, parameter int unsigned LVKX = 0, parameter int unsigned LVKY = 0, parameter int AWF = 1
+ymut_tb_mp1_mesh  := Vmp1_mesh mp1_mesh tb/mp1_mesh_lockstep.cpp
 ymut_vf_mp1_mesh  := $(MP1M_VFLAGS)
 ymut_cf_mp1_mesh  := $(MP1M_CFLAGS)
 ymut_runs_mp1_mesh = $(MP1M_MUT_RUNS)
-ymut_keep_mp1_mesh := mp1_chip
+ymut_lib_mp1_mesh := $(MP1_CHIP_RTL)
 ymut_mod_c104 := $(C104_TOP)
 ymut_mods_c104 := c104 c104_cfg c104_slice c104_arb
 ymut_rtl_c104 := $(C104_RTL)
@@ -673,16 +676,16 @@ ymut_tb_c104  := Vc104 $(C104_TOP) tb/c104_lockstep.cpp
 ymut_vf_c104  := -GTokPorts=32\'hFFFFFFF0
 ymut_cf_c104  := $(call c104_cflags,FFFFFFF0)
 ymut_runs_c104 = $(C104_MUT_RUNS)
-ymut_mod_c104_net := $(C104_TOP)
-ymut_mods_c104_net := c104 c104_cfg c104_slice c104_arb dslink dslink_fsm dslink_rx dslink_tx dslink_fifo
-ymut_rtl_c104_net := $(C104_RTL)
-ymut_set_c104_net := chparam -set TokPorts 32'h$(C104N_TOK) $(C104_TOP)
-ymut_wp_c104_net  := parameter logic [31:0] TokPorts = 32'h0
-ymut_tb_c104_net  := Vc104net c104_net_tb tb/c104_net_lockstep.cpp tb/c104_net_tb.sv
+ymut_mod_c104_net := c104_net_tb
+ymut_mods_c104_net := c104_net_tb
+ymut_rtl_c104_net := tb/c104_net_tb.sv
+ymut_set_c104_net := chparam -set TokPorts 32'h$(C104N_TOK) c104_net_tb
+ymut_wp_c104_net  := parameter int unsigned NSW = 4, parameter logic [31:0] TokPorts = 32'h0
+ymut_tb_c104_net  := Vc104net c104_net_tb tb/c104_net_lockstep.cpp
 ymut_vf_c104_net  := $(C104N_VFLAGS)
 ymut_cf_c104_net  := $(C104N_CFLAGS)
 ymut_runs_c104_net = $(C104N_MUT_RUNS)
-ymut_keep_c104_net := c104 dslink
+ymut_lib_c104_net := $(C104_RTL)
 YMUT_TB  := $(ymut_tb_$(BLOCK))
 # The slow (constructor, initial) files at -O0, as the coverage builds: the big blocks' builds
 # otherwise take most of the time in g++.
@@ -690,20 +693,19 @@ YMUT_VFLAGS := -MAKEFLAGS OPT_SLOW=-O0
 YMUT_BIN := $(YMUT_DIR)/vl/$(word 1,$(YMUT_TB))
 
 # (without the quote of 32'h..., which would end the stamp recipe's quoting)
-$(YMUT_DIR)/config.stamp: STAMP = $(N) $(SEED) $(ymut_mods_$(BLOCK)) $(ymut_rtl_$(BLOCK)) $(subst ',,$(ymut_set_$(BLOCK)))
-$(YMUT_DIR)/netlist.v: $(YMUT_DIR)/config.stamp scripts/mutants_yosys.sh $(ymut_rtl_$(BLOCK))
-	scripts/mutants_yosys.sh gen $(YMUT_DIR) $(ymut_mod_$(BLOCK)) "$(ymut_mods_$(BLOCK))" $(N) $(SEED) \
-	  "$(ymut_set_$(BLOCK))" "$(ymut_wp_$(BLOCK))" $(ymut_rtl_$(BLOCK))
+$(YMUT_DIR)/config.stamp: STAMP = $(N) $(SEED) $(ymut_mods_$(BLOCK)) $(ymut_rtl_$(BLOCK)) $(ymut_lib_$(BLOCK)) $(subst ',,$(ymut_set_$(BLOCK)))
+$(YMUT_DIR)/netlist.v: $(YMUT_DIR)/config.stamp scripts/mutants_yosys.sh $(ymut_rtl_$(BLOCK)) $(ymut_lib_$(BLOCK))
+	YMUT_LIB="$(ymut_lib_$(BLOCK))" scripts/mutants_yosys.sh gen $(YMUT_DIR) $(ymut_mod_$(BLOCK)) "$(ymut_mods_$(BLOCK))" \
+	  $(N) $(SEED) "$(ymut_set_$(BLOCK))" "$(ymut_wp_$(BLOCK))" $(ymut_rtl_$(BLOCK))
 	scripts/ymut_backdoor.sh $(YMUT_DIR) $(ymut_mod_$(BLOCK))_ymut
 
-# ymut_keep_<blk>: modules Verilator keeps whole instead of inlining (the networks' chip and
-# switch): inlined sixteen times, a netlist chip is 160 MB of C++.
-$(YMUT_DIR)/keep.vlt: $(YMUT_DIR)/config.stamp
-	@{ echo '`verilator_config'; for m in $(ymut_keep_$(BLOCK)); do echo "no_inline -module \"$${m}_ymut\""; done; } > $@
-
-$(YMUT_BIN): $(YMUT_DIR)/netlist.v $(YMUT_DIR)/keep.vlt $(word 3,$(YMUT_TB)) $(MP1_TB_DEPS) tb/c104_common.h
+# ymut_lib_<blk> (the networks: the chip's or switch's RTL): read by Yosys as black boxes, so the
+# netlist is the network module alone, its instances of them kept with their parameters, and
+# built by Verilator from the RTL, as the network's own lockstep is (a netlist chip kept a module
+# of its own is still 1500 files of C++, and sixteen inlined ones 160 MB).
+$(YMUT_BIN): $(YMUT_DIR)/netlist.v $(word 3,$(YMUT_TB)) $(ymut_lib_$(BLOCK)) $(MP1_TB_DEPS) tb/c104_common.h tb/dslink_counters.h
 	@mkdir -p $(@D)
-	$(call vl_build,$(word 1,$(YMUT_TB)),$(word 2,$(YMUT_TB)),$(@D),$(YMUT_DIR)/wrapper.sv $(YMUT_DIR)/netlist.v $(YMUT_DIR)/backdoor.vlt $(YMUT_DIR)/keep.vlt $(wordlist 4,9,$(YMUT_TB)),$(word 3,$(YMUT_TB)),$(YMUT_VFLAGS) $(ymut_vf_$(BLOCK)),$(ymut_cf_$(BLOCK)))
+	$(call vl_build,$(word 1,$(YMUT_TB)),$(word 2,$(YMUT_TB)),$(@D),$(YMUT_DIR)/wrapper.sv $(YMUT_DIR)/netlist.v $(YMUT_DIR)/backdoor.vlt $(ymut_lib_$(BLOCK)),$(word 3,$(YMUT_TB)),$(YMUT_VFLAGS) $(ymut_vf_$(BLOCK)),$(ymut_cf_$(BLOCK)))
 
 mutants-yosys: $(YMUT_BIN)
 	@SEED=$(SEED) MADPOST_BACKDOOR_MAP=$(CURDIR)/$(YMUT_DIR)/backdoor.map scripts/mutants_yosys.sh run $(YMUT_DIR) $(BLOCK) $(ymut_mod_$(BLOCK)) $(YMUT_BIN) \
@@ -765,8 +767,8 @@ run: deps
 
 # The lockstep suites, longest first: they run two at a time (one simulator thread each), each
 # one's output kept together (-O) and followed by its time, so a log shows where the time goes.
-TEST_SUITES := mutants test-c104 test-lockstep mutants-c104 test-mp1-mesh test-mp1-torus \
-               test-mp1-awf2 test-c104-net test-mp1-rm test-mp1-chip test-mp1-plane test-bp3
+TEST_SUITES := mutants test-mp1-awf2 test-c104-net mutants-c104 test-c104 test-mp1-torus \
+               test-mp1-mesh test-mp1-chip test-lockstep test-mp1-plane test-bp3 test-mp1-rm
 test: deps
 	@$(MAKE) --no-print-directory -j2 -O test-unit $(BUILD)/mutgen $(BUILD)/mutgen_reset
 	@$(MAKE) --no-print-directory -j2 -O lint synth check-ports

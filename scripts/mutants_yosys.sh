@@ -26,7 +26,11 @@ gen() {
   mkdir -p "$dir"
   # One design with its hierarchy kept (base.il) serves the list, the netlist and the proofs, so
   # a mutate line's module and cell names are the same in all three.
-  yosys -q -l "$dir/gen.log" -p "read_verilog -sv $*; $setup; prep -top $top; write_rtlil $dir/base.il"
+  # YMUT_LIB: RTL read as black boxes (a network's chip or switch): the netlist leaves them out
+  # and keeps its instances of them, parameters and all, for the bench to build from the RTL.
+  local lib=""
+  [ -z "${YMUT_LIB:-}" ] || lib="read_verilog -sv -lib ${YMUT_LIB}; "
+  yosys -q -l "$dir/gen.log" -p "${lib}read_verilog -sv $*; $setup; prep -top $top; write_rtlil $dir/base.il"
   # The modules of base.il (a parametrised one is $paramod\M\P=V or $paramod$hash\M), each with
   # its source module's name M, and its instances (parent, cell, type), as RTLIL names.
   awk '
@@ -35,7 +39,8 @@ gen() {
       if (m ~ /^\$paramod\\/) { sub(/^\$paramod\\/, "", m); sub(/\\.*/, "", m); return m }
       sub(/^\\/, "", m); return m
     }
-    /^module / { mod = $2; print "M", mod, srcname(mod) }
+    /^attribute \\blackbox 1$/ { bb = 1; next }
+    /^module / { mod = $2; if (!bb) print "M", mod, srcname(mod); bb = 0 }
     /^  cell / && mod != "" { print "C", mod, $3, $2 }
     /^end$/ { mod = "" }' "$dir/base.il" > "$dir/hier.txt"
   # The modules whose cells are sampled: every variant of each module named in MODS.

@@ -127,9 +127,15 @@ class CarryWalk {
 class CounterWalk {
  public:
   explicit CounterWalk(const char *bench) : bench_(bench) {}
+  // The C models keep a 16-bit counter in a uint16_t (the blocks' state structs) or a uint32_t
+  // (the DS-Link's generated register struct).
   void add(const std::string &rtl, uint16_t *model) {
     rtl_.push_back(rtl);
-    model_.push_back(model);
+    model_.push_back({model, nullptr});
+  }
+  void add(const std::string &rtl, uint32_t *model) {
+    rtl_.push_back(rtl);
+    model_.push_back({nullptr, model});
   }
   // After the RTL's first reset: resolves the registers below `top` of `rtl` (a register not
   // found is a usage error); with +no_backdoor the run says the counters stay unwalked.
@@ -146,10 +152,10 @@ class CounterWalk {
   void step(Model *rtl, OnSet on_set) {
     if (!bd_.on()) return;
     bool wrote = false;
-    walk_.step([&](size_t i) { return (uint32_t)*model_[i]; },
+    walk_.step([&](size_t i) { return model_[i].get(); },
                [&](size_t i, uint32_t v) {
-                 on_set(i, (v - *model_[i]) & 0xFFFFu);
-                 *model_[i] = (uint16_t)v;
+                 on_set(i, (v - model_[i].get()) & 0xFFFFu);
+                 model_[i].set(v);
                  bd_.write(i, v);
                  wrote = true;
                });
@@ -164,7 +170,13 @@ class CounterWalk {
  private:
   const char *bench_;
   std::vector<std::string> rtl_;
-  std::vector<uint16_t *> model_;
+  struct Field {
+    uint16_t *p16;
+    uint32_t *p32;
+    uint32_t get() const { return p16 ? *p16 : *p32; }
+    void set(uint32_t v) { p16 ? (void)(*p16 = (uint16_t)v) : (void)(*p32 = v); }
+  };
+  std::vector<Field> model_;
   Backdoor bd_;
   CarryWalk walk_{0};
 };

@@ -32,6 +32,7 @@
 #include "c104.h"
 #include "c104_common.h"
 #include "dslink.h"
+#include "dslink_counters.h"
 #include "lockstep.h"
 #include "rng.h"
 
@@ -397,17 +398,37 @@ class Tb {
     cyc_++;
   }
 
-  // The random runs walk the slices' counters through their carries (see kCounters). Counter
-  // k of slice i is walk index 5 i + k.
+  // The random runs walk the slices' counters through their carries (see kCounters), and the
+  // bit-level ports' link counters (tb/dslink_counters.h). Counter k of slice i is walk index
+  // 5 i + k; the links' follow, their (port, counter) in link_walk_.
   void start_walk() {
     for (uint32_t i = 0; i < kN; i++)
       for (const CounterReg &c : kCounters)
         walk_.add("g_slice[" + std::to_string(i) + "].u_slice." + c.rtl, &(st_.r.*c.f)[i]);
+    for (uint32_t p = 0; p < kN; p++)
+      for (size_t k = 0; k < dslinktb::kNCounters && !tokp(p); k++) {
+        const dslinktb::CounterReg &c = dslinktb::kCounters[k];
+        walk_.add("g_port[" + std::to_string(p) + "].g_link.u_link." + c.rtl, &(st_.link[p].r.*c.f));
+        link_walk_.push_back({p, k});
+      }
     walk_.open(ctx_, rtl_.get(), LOCKSTEP_TOP);
   }
   void walk_counters() {
     if (rst_.held()) return;
-    walk_.step(rtl_.get(), [&](size_t i, uint32_t added) { ref_[i / 5].inj[i % 5] += added; });
+    walk_.step(rtl_.get(), [&](size_t i, uint32_t added) {
+      if (i < 5 * kN) {
+        ref_[i / 5].inj[i % 5] += added;
+      } else {
+        const auto &[p, k] = link_walk_[i - 5 * kN];
+        link_added_[p][k] += added;
+      }
+    });
+  }
+  // Link p's count of events f, less what the walk wrote into it (modulo 2^16, as the RTL counts).
+  uint32_t link_events(uint32_t p, uint32_t dslink_regs_t::*f) const {
+    for (size_t k = 0; k < dslinktb::kNCounters; k++)
+      if (dslinktb::kCounters[k].f == f) return (st_.link[p].r.*f - link_added_[p][k]) & 0xFFFFu;
+    return st_.link[p].r.*f;
   }
 
   void run(uint64_t n) {
@@ -428,6 +449,7 @@ class Tb {
     rst_.force(rtl_.get(), hold);
     c104_reset(&cfg_, &st_);
     rc_ = RefCfg{};
+    std::fill(&link_added_[0][0], &link_added_[0][0] + sizeof link_added_ / sizeof link_added_[0][0], 0u);
     for (uint32_t p = 0; p < kN; p++) {
       ref_[p] = RefIn{};
       lost_ += Q_[p].size();
@@ -719,6 +741,8 @@ class Tb {
   uint64_t tolerate_until_ = 0;  // unmatched packets on bit-level outputs tolerated (faults)
   lockstep::MidReset rst_;       // resets mid-run (reset_switch)
   lockstep::CounterWalk walk_{"c104"};  // the random runs' counter walk (start_walk)
+  std::vector<std::pair<uint32_t, size_t>> link_walk_;
+  uint32_t link_added_[kN][dslinktb::kNCounters] = {};  // what the walk wrote into each link counter
   bool reloading_ = false;       // reset, the setup not yet written again
   Tok head_[kN] = {};
   uint8_t rptr_[kN] = {};
@@ -1418,8 +1442,9 @@ void t_random(Tb &tb, bool faults, bool reconfig = false, bool wild = false) {
     uint64_t errs = 0;
     for (uint32_t p = 0; p < kN; p++) {
       if (tokp(p)) continue;
-      const dslink_regs_t &l = tb.L(p);
-      errs += l.cnt_par_err + l.cnt_esc_err + l.cnt_disc_err + l.cnt_cred_err + l.cnt_proto_err + l.cnt_tmo_err;
+      for (auto f : {&dslink_regs_t::cnt_par_err, &dslink_regs_t::cnt_esc_err, &dslink_regs_t::cnt_disc_err,
+                     &dslink_regs_t::cnt_cred_err, &dslink_regs_t::cnt_proto_err, &dslink_regs_t::cnt_tmo_err})
+        errs += tb.link_events(p, f);
     }
     std::printf("c104: %" PRIu64 " wire faults, %" PRIu64 " link errors at the switch, %" PRIu64
                 " damaged packets tolerated while faults were on\n",
@@ -2171,6 +2196,148 @@ void t_leaders(Tb &tb) {
   tb.end_checks();
 }
 
+// Waits until slice p is in state st (or, with fwd, forwarding: FWD or EMIT).
+void await_slice(Tb &tb, uint32_t p, bool fwd, const std::string &what) {
+  for (uint64_t k = 0;; k++) {
+    const uint32_t st = tb.R().sl_st[p];
+    if (fwd ? (st == C104_FWD || st == C104_EMIT) : st == C104_WAIT) return;
+    tb.expect(k < 3000, what);
+    tb.cycle();
+  }
+}
+
+// §10.2 for every ordered pair of slices: the FIFO winner is the candidate with no older one of
+// its group, and the arbiter holds that test once per slice and other slice (32 x 31 copies).
+// A chain on output 8: the owner forwards, one slice waits, the next enters WAIT behind it, the
+// owner ends its packet and the waiter must win over the newcomer. Each step tests one pair
+// (older, younger) with no third candidate; the walk below covers all 992, and a newcomer is
+// never the current owner.
+std::vector<uint32_t> pair_walk() {
+  std::vector<uint32_t> w = {0, 1};
+  std::vector<std::vector<bool>> used(kN, std::vector<bool>(kN, false));
+  size_t left = kN * (kN - 1);
+  while (left > 0) {
+    const uint32_t a = w.back(), prev = w[w.size() - 2];
+    int pick = -1;
+    for (uint32_t b = 0; b < kN && pick < 0; b++)
+      if (b != a && b != prev && !used[a][b]) pick = (int)b;
+    if (pick < 0) {  // a's pairs are done: move on to a slice with pairs left.
+      size_t best = 0;
+      for (uint32_t b = 0; b < kN; b++) {
+        if (b == a || b == prev) continue;
+        const size_t n = (size_t)std::count(used[b].begin(), used[b].end(), false) - 1;
+        if (pick < 0 || n > best) pick = (int)b, best = n;
+      }
+    }
+    if (!used[a][(uint32_t)pick]) used[a][(uint32_t)pick] = true, left--;
+    w.push_back((uint32_t)pick);
+  }
+  return w;
+}
+// One chain on output o (see pair_walk); returns the number of two-waiter grants.
+size_t pairs_on(Tb &tb, uint32_t o, const std::vector<uint32_t> &w) {
+  std::vector<Tok> want;
+  const size_t before = tb.log_toks(o).size();  // entries, one per token
+  tb.send(w[0], tb.cyc_, {D(o), D(w[0])});
+  await_slice(tb, w[0], true, "slice " + std::to_string(w[0]) + " owns output " + std::to_string(o));
+  want.insert(want.end(), {D(o), D(w[0])});
+  tb.send(w[1], tb.cyc_, {D(o), D(w[1])});
+  await_slice(tb, w[1], false, "slice " + std::to_string(w[1]) + " waits");
+  for (size_t k = 2; k < w.size(); k++) {
+    const std::string at = " (output " + std::to_string(o) + ", step " + std::to_string(k) + ")";
+    tb.send(w[k], tb.cyc_, {D(o), D(w[k])});
+    await_slice(tb, w[k], false, "slice " + std::to_string(w[k]) + " waits" + at);
+    tb.send(w[k - 2], tb.cyc_, {EOP});
+    await_slice(tb, w[k - 1], true, "the older waiter " + std::to_string(w[k - 1]) + " wins" + at);
+    tb.expect(tb.R().sl_st[w[k]] == C104_WAIT, "the newer waiter " + std::to_string(w[k]) + " still waits" + at);
+    want.insert(want.end(), {EOP, D(o), D(w[k - 1])});
+  }
+  tb.send(w[w.size() - 2], tb.cyc_, {EOP});
+  tb.send(w.back(), tb.cyc_, {EOP});
+  tb.drain();
+  want.insert(want.end(), {EOP, D(o), D(w.back()), EOP});
+  tb.expect_log(o, want, {}, before);
+  return w.size() - 2;
+}
+// On outputs 8 and 23: the slices' requested leaders then differ in every bit between the two
+// chains (01000, 10111), so a compare of two slices' leaders is exercised with each bit at 0 and 1.
+void t_pairs(Tb &tb) {
+  load_direct(tb);
+  const std::vector<uint32_t> w = pair_walk();
+  size_t n = 0;
+  for (uint32_t o : {8u, 23u}) n += pairs_on(tb, o, w);
+  std::printf("c104: pairs: %zu grants between two waiters, every ordered pair of slices on outputs 8 and 23\n", n);
+  tb.end_checks();
+}
+
+// §10.1 A2 for every leader g and port o >= g: g leads the hunt group of ports g to 31 (ports
+// below g are leader 0's), and slices send to header g one after the other, each packet held
+// open: each takes the group's first free port, so port g, then g + 1, ..., 31, and one more
+// sender waits. The first-free search is 32 x 32 copies, one per leader and port.
+void t_fill(Tb &tb) {
+  load_direct(tb);
+  for (uint32_t g = 0; g < kN; g++) {
+    c104_setup_t s;
+    c104_setup_default(&s);
+    for (uint32_t e = 0; e < kN; e++) setup_ival(&s, e, e, e, 1);
+    s.grp = 1u | (1u << g);
+    s.rr = g & 1u;
+    tb.load(s);
+    const std::string at = " (leader " + std::to_string(g) + ")";
+    for (uint32_t k = 0; k < kN - g; k++) {
+      const uint32_t p = (g + k) % kN;  // the sender: any slice, one per port of the group
+      tb.send(p, tb.cyc_, {D(g), D(k)});
+      await_slice(tb, p, true, "slice " + std::to_string(p) + " granted" + at);
+      tb.expect_eq(tb.R().sl_port[p], g + k, "the first free port of the group" + at);
+    }
+    if (g > 0) {
+      tb.send(g - 1, tb.cyc_, {D(g), D(0xEE), EOP});
+      await_slice(tb, g - 1, false, "a slice waits for the full group" + at);
+    }
+    for (uint32_t k = 0; k < kN - g; k++) tb.send((g + k) % kN, tb.cyc_, {EOP});
+    tb.drain();
+  }
+  tb.end_checks();
+}
+
+// Contention in many groups at once (§10.1-§10.3): random hunt groups (each port a leader with
+// probability 1/2, or 1/8 in every other pair of rounds), FIFO or round-robin, and every slice sending bursts to random outputs at
+// once, so that slices of several groups wait together, enter WAIT on the same edge and are
+// granted in the same cycle: the per-leader, per-slice and per-pair copies of the arbiter that
+// the directed cases do not reach one by one.
+void t_jam(Tb &tb) {
+  load_direct(tb);
+  rng_t *g = &tb.rng_;
+  uint32_t most = 0;
+  for (uint32_t round = 0; round < 64; round++) {
+    c104_setup_t s;
+    c104_setup_default(&s);
+    for (uint32_t e = 0; e < kN; e++) setup_ival(&s, e, e, e, 1);
+    s.rr = round & 1u;
+    // Half the rounds about 16 groups, half about 4 (deeper queues).
+    s.grp = (uint32_t)(rng_next(g) >> 32) | 1u;
+    if (round & 2u) s.grp &= (uint32_t)(rng_next(g) >> 32) & (uint32_t)(rng_next(g) >> 32) | 1u;
+    tb.load(s);
+    for (uint32_t p = 0; p < kN; p++) {
+      uint64_t at = tb.cyc_ + rng_below(g, 3);
+      for (uint32_t m = 0; m < 3; m++) {
+        std::vector<Tok> pk = {D(rng_below(g, kN)), D(p)};
+        for (uint32_t n = rng_below(g, 4); n > 0; n--) pk.push_back(D(rng_below(g, 256)));
+        pk.push_back(EOP);
+        tb.send(p, at, pk);
+        at += 1 + rng_below(g, 8);
+      }
+    }
+    for (uint64_t k = 0; k < 400; k++) {
+      tb.cycle();
+      most = std::max(most, waiting(tb));
+    }
+    tb.drain();
+  }
+  tb.expect(most >= 8, "at least 8 slices waited at once");
+  tb.end_checks();
+}
+
 void t_linkdown(Tb &tb) {
   tb.need_ports(0xFFFFFFF0u, kBit012);
   tb.peers_on_bit_ports();
@@ -2236,6 +2403,9 @@ const std::vector<TestDef> &tests() {
       {"crowd", t_crowd, "every output owned at once; every slice waiting at once (31 stranded, §10.1)"},
       {"fifo_order", t_fifo_order, "31 slices enter WAIT downward; grants in order of entry (§10.2)"},
       {"leaders", t_leaders, "every port a hunt-group leader with four senders, FIFO and round-robin"},
+      {"pairs", t_pairs, "FIFO between every ordered pair of slices, one pair at a time (§10.2)"},
+      {"fill", t_fill, "each port leads the group up to port 31, filled one port at a time (A2)"},
+      {"jam", t_jam, "random hunt groups, every slice sending bursts: many groups contend at once"},
       {"linkdown", t_linkdown, "an output link goes down mid-packet: spill, carry on, resume"},
       {"random", [](Tb &tb) { t_random(tb, false); }, "random setup and traffic (--cycles)"},
       {"faults", [](Tb &tb) { t_random(tb, true); }, "random traffic with wire faults on the links"},

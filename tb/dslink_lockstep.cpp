@@ -21,6 +21,7 @@
 
 #include "backdoor.h"
 #include "dslink.h"
+#include "dslink_counters.h"
 #include "lockstep.h"
 #include "rng.h"
 
@@ -44,22 +45,10 @@ std::vector<Sig> make_sigs() {
   return LOCKSTEP_SIGS(DSLINK_INPUTS, DSLINK_OUTPUTS, DSLINK_REGS, LOCKSTEP_CMP_REGS);
 }
 
-// The 16-bit event counters, by RTL name and C model field: the `counters` case sets them on
-// both sides (tb/backdoor.h), since no run counts past a few hundred events of one kind.
-struct CounterReg {
-  const char *rtl;
-  uint32_t dslink_regs_t::*f;
-};
-const CounterReg kCounters[] = {
-    {"u_fsm.cnt_par_err_q", &dslink_regs_t::cnt_par_err},
-    {"u_fsm.cnt_esc_err_q", &dslink_regs_t::cnt_esc_err},
-    {"u_fsm.cnt_disc_err_q", &dslink_regs_t::cnt_disc_err},
-    {"u_fsm.cnt_cred_err_q", &dslink_regs_t::cnt_cred_err},
-    {"u_fsm.cnt_proto_err_q", &dslink_regs_t::cnt_proto_err},
-    {"u_fsm.cnt_tmo_err_q", &dslink_regs_t::cnt_tmo_err},
-    {"u_rx.cnt_rx_cut_q", &dslink_regs_t::cnt_rx_cut},
-    {"u_tx.cnt_tx_spill_q", &dslink_regs_t::cnt_tx_spill},
-};
+// The 16-bit event counters (tb/dslink_counters.h): the `counters` case sets them on both sides
+// (tb/backdoor.h), since no run counts past a few hundred events of one kind.
+using dslinktb::CounterReg;
+using dslinktb::kCounters;
 // How far a 16-bit counter moved (modulo 2^16, as the RTL counts).
 uint32_t d16(uint32_t now, uint32_t before) { return (now - before) & 0xffffu; }
 
@@ -446,7 +435,7 @@ class Tb {
       if (!err.empty()) usage_error(err);
       if (!bd_[i].on()) fatal("this case injects counter values: it cannot run with +no_backdoor");
     }
-    for (size_t k = 0; k < sizeof kCounters / sizeof kCounters[0]; k++) {
+    for (size_t k = 0; k < dslinktb::kNCounters; k++) {
       e_[i].m.r.*kCounters[k].f = v;
       bd_[i].write(k, v);
     }
