@@ -239,19 +239,6 @@ using Options = lockstep::RandomOptions;
 #ifndef LOCKSTEP_TOP
 #define LOCKSTEP_TOP "mp1_chip"
 #endif
-// The injector's 16-bit event counters (the planes' machines' are mp1stim::kRmCounters): the
-// random runs walk each through every carry by setting it on both sides (tb/backdoor.h
-// CounterWalk), as no run counts high enough.
-struct CounterReg {
-  const char *rtl;
-  uint16_t mp1_chip_regs_t::*f;
-};
-const CounterReg kCounters[] = {
-    {"u_inj.cnt_msgs_q", &mp1_chip_regs_t::cnt_inj_msgs},
-    {"u_inj.cnt_sel_bad_q", &mp1_chip_regs_t::cnt_sel_bad},
-    {"u_inj.cnt_drop_q", &mp1_chip_regs_t::cnt_inj_drop},
-    {"u_inj.cnt_stray_q", &mp1_chip_regs_t::cnt_inj_stray},
-};
 
 class Tb {
  public:
@@ -304,12 +291,8 @@ class Tb {
     stop_pct_ = rng_below(&g_, 30);
     // Random runs reset the chip now and then, messages in flight (tb/lockstep.h MidReset).
     if (!dc_) rst_.init(o.seed, 25000);
-    for (const CounterReg &k : kCounters) walk_.add(k.rtl, &(m_.r.*k.f));
-    for (int p = 0; p < 4; p++)
-      for (int m = 0; m < 2; m++)
-        for (const mp1stim::RmCounter &k : mp1stim::kRmCounters)
-          walk_.add("g_plane[" + std::to_string(p) + "].u_plane." + (m ? "u_rmy." : "u_rmx.") + k.rtl,
-                    &((m ? m_.pl[p].rmy : m_.pl[p].rmx).r.*k.f));
+    // The random runs walk the injector's and the machines' counters through their carries.
+    mp1stim::add_chip_counters(walk_, "", &m_);
     if (dc_) {
       in_.xmax = in_.ymax = 2, in_.px = in_.py = 1, in_.chip = 0, in_.pbloop = dc_->pbloop;
       stop_pct_ = 0;

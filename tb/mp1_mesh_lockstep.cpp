@@ -18,9 +18,11 @@
 #include "Vmp1_mesh.h"
 #include "verilated.h"
 
+#include "backdoor.h"
 #include "lockstep.h"
 #include "mp1_mesh.h"
 #include "mp1_nic.h"
+#include "mp1_stim.h"
 #include "rng.h"
 
 // The unrolled torus of docs/mp1_sim.md §7 (0: a mesh): chip numbers by level.
@@ -381,7 +383,7 @@ using Options = lockstep::RandomOptions;
 class Tb {
  public:
   Tb(const Options &o, VerilatedContext *ctx, const Case *dc)
-      : o_(o), h_("mp1_mesh", o.seed, dc ? dc->name : "random"), tr_(&g_), dc_(dc) {
+      : o_(o), h_("mp1_mesh", o.seed, dc ? dc->name : "random"), tr_(&g_), ctx_(ctx), dc_(dc) {
     rtl_ = std::make_unique<Vmp1_mesh>(ctx, "mesh");
     sigs_ = node_sigs();
     inst_.resize(kN);
@@ -395,10 +397,17 @@ class Tb {
     in_.resize(kN);
     out_.resize(kN);
     nic_.resize(kN);
+    pnic_.resize(kN);
+    // Odd seeds open one piggy-back loop in 8, even seeds one in 2: an open node's piggy-back
+    // output leaves the mesh and its input is fed by a source of its own (pnic_).
+    const uint32_t open_1_in = o.seed % 2 ? 8 : 2;
     for (uint32_t n = 0; n < kN; n++) {
       in_[n] = mp1_mesh_in_t{};
-      in_[n].pbloop = rng_below(&g_, 8) != 0;
+      in_[n].pbloop = rng_below(&g_, open_1_in) != 0;
       mp1_nic_reset(&nic_[n]);
+      mp1_nic_reset(&pnic_[n]);
+      const std::string chip = "g_y[" + std::to_string(n / MESH_KX) + "].g_x[" + std::to_string(n % MESH_KX) + "].u_chip.";
+      mp1stim::add_chip_counters(ctrs_, chip, &m_.chip[n]);
     }
     rate_ = 2000 + rng_below(&g_, 20000);  // messages per node per million cycles
     if (dc_) {
@@ -423,6 +432,7 @@ class Tb {
       return;
     }
     lockstep::rtl_reset(rtl_.get());
+    ctrs_.walk.open(ctx_, rtl_.get(), LOCKSTEP_TOP);
     uint64_t at_three_quarters = 0;
     for (uint64_t c = 0; c < o_.cycles; c++) {
       if (c == o_.cycles * 3 / 4) at_three_quarters = delivered_;
@@ -435,14 +445,14 @@ class Tb {
       std::printf("mp1_mesh: FAILED seed %" PRIu64 ": nothing delivered in the last quarter\n", o_.seed);
       std::exit(1);
     }
+    // The counters' events (less what the walk wrote), in add_chip_counters' order.
     uint64_t dead = 0, bad = 0, adapt = 0, inj = 0, selbad = 0;
     for (uint32_t n = 0; n < kN; n++) {
-      const mp1_chip_state_t *c = &m_.chip[n];
-      inj += c->r.cnt_inj_msgs, selbad += c->r.cnt_sel_bad;
-      for (int p = 0; p < 4; p++)
-        for (const mp1_rm_state_t *r : {&c->pl[p].rmx, &c->pl[p].rmy})
-          dead += r->r.cnt_dead, bad += r->r.cnt_bad_addr + r->r.cnt_bad_code + r->r.cnt_bad_long,
-              adapt += r->r.cnt_adapt;
+      const size_t b = n * mp1stim::kChipCounters;
+      inj += ctrs_.events(b), selbad += ctrs_.events(b + 1);
+      for (size_t r = b + 4; r < b + mp1stim::kChipCounters; r += 8)
+        dead += ctrs_.events(r), bad += ctrs_.events(r + 1) + ctrs_.events(r + 2) + ctrs_.events(r + 3),
+            adapt += ctrs_.events(r + 6);
     }
     std::printf("mp1_mesh: %ux%u, %" PRIu64 " messages queued, %u injected (%u bad selections), "
                 "%" PRIu64 " delivered to interfaces, %" PRIu64 " on piggy-back outputs; dead flits "
@@ -454,7 +464,7 @@ class Tb {
 
  private:
   void cycle(uint64_t c) {
-    if (rst_.start(rtl_.get())) mp1_mesh_reset(&m_);
+    if (rst_.start(rtl_.get())) mp1_mesh_reset(&m_), ctrs_.clear();
     for (uint32_t n = 0; n < kN; n++) {
       if (nic_[n].count < MP1_NIC_QUEUE && rng_below(&g_, 1000000) < rate_) {
         mp1_msg_t m;
@@ -471,6 +481,20 @@ class Tb {
       if (rng_chance(&g_, 1, 50)) in_[n].pbo_stop = rng_chance(&g_, stop_pct_, 100);
       in_[n].inj_dat = nic_[n].dat;
       in_[n].pbi_dat = 0;
+      if (!dc_ && !in_[n].pbloop) {
+        if (pnic_[n].count < MP1_NIC_QUEUE && rng_below(&g_, 1000000) < rate_ / 2) {
+          mp1_msg_t m;
+          tr_.make(n, &m, ++queued_);
+          const uint32_t split = tr_.split();
+          if (!split || m.len <= 31) {
+            mp1_nic_push(&pnic_[n], &m);
+            psplit_[n].push_back(split);
+          } else {
+            queued_--;
+          }
+        }
+        in_[n].pbi_dat = pnic_[n].dat;
+      }
     }
     for (uint32_t n = 0; n < kN; n++) {
       put_bits(rtl_->pbloop_i, n, 1, in_[n].pbloop);
@@ -494,16 +518,19 @@ class Tb {
         if (dc_) got_.push_back({n, std::vector<uint8_t>(rx.bytes, rx.bytes + rx.len)});
       }
       if (mp1_nic_rx(&pbo_[n], in_[n].pbloop ? 0 : out_[n].pbo_dat, c, &rx) == 1) pbo_msgs_++;
-      step_sender(n, c);
+      step_sender(&nic_[n], split_[n], out_[n].inj_stop, c);
+      if (!dc_ && !in_[n].pbloop) step_sender(&pnic_[n], psplit_[n], out_[n].pbi_stop, c);
     }
     mp1_mesh_clock(&m_, &nx_);
     lockstep::rtl_clock(rtl_.get());
-    if (rst_.after_clock(rtl_.get())) mp1_mesh_reset(&m_);
+    if (rst_.after_clock(rtl_.get())) mp1_mesh_reset(&m_), ctrs_.clear();
+    if (!dc_ && !rst_.held()) ctrs_.walk.step(rtl_.get(), [&](size_t i, uint32_t a) { ctrs_.added[i] += a; });
   }
 
   bool busy() const {
     for (uint32_t n = 0; n < kN; n++) {
-      if (nic_[n].count || nic_[n].dat || !mp1_chip_idle(&m_.chip[n])) return true;
+      if (nic_[n].count || nic_[n].dat || pnic_[n].count || pnic_[n].dat || !mp1_chip_idle(&m_.chip[n]))
+        return true;
     }
     return false;
   }
@@ -575,15 +602,16 @@ class Tb {
   }
 
   // The node's interface sender; messages with an inner selection segment get their extra EOS.
-  void step_sender(uint32_t n, uint64_t c) {
-    mp1_nic_t *k = &nic_[n];
+  // One source (a node's interface or piggy-back input) steps, its next message's first segment
+  // split as drawn.
+  void step_sender(mp1_nic_t *k, std::vector<uint32_t> &split, uint32_t stop, uint64_t c) {
     if (k->count && !k->started && !k->txf.in_seg) {
-      chunks_split(&k->q[k->head], split_[n].front(), &k->cur);
-      split_[n].erase(split_[n].begin());
+      chunks_split(&k->q[k->head], split.front(), &k->cur);
+      split.erase(split.begin());
       k->pos = 0;
       k->started = 1;
     }
-    mp1_nic_tx_step(k, out_[n].inj_stop, c);
+    mp1_nic_tx_step(k, stop, c);
   }
 
   void collect() {
@@ -634,6 +662,19 @@ class Tb {
   std::vector<mp1_mesh_out_t> out_;
   std::vector<mp1_nic_t> nic_;
   std::vector<std::vector<uint32_t>> split_ = std::vector<std::vector<uint32_t>>(kN);
+  std::vector<mp1_nic_t> pnic_;  // the piggy-back inputs' sources (open loops, random runs)
+  std::vector<std::vector<uint32_t>> psplit_ = std::vector<std::vector<uint32_t>>(kN);
+  VerilatedContext *ctx_;
+  // Every chip's counters, walked through their carries in random runs (tb/backdoor.h), and what
+  // the walk wrote into each, so the summary counts events only.
+  struct Counters {
+    lockstep::CounterWalk walk{"mp1_mesh"};
+    std::vector<uint16_t *> field;
+    std::vector<uint32_t> added;
+    void add(const std::string &rtl, uint16_t *f) { walk.add(rtl, f), field.push_back(f), added.push_back(0); }
+    uint32_t events(size_t i) const { return (*field[i] - added[i]) & 0xFFFFu; }
+    void clear() { std::fill(added.begin(), added.end(), 0u); }
+  } ctrs_;
   mp1_nic_t rcv_[kN]{}, pbo_[kN]{};
   uint32_t rate_ = 0, stop_pct_ = 0;
   uint64_t queued_ = 0, delivered_ = 0, pbo_msgs_ = 0;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "mp1_awf.h"
+#include "mp1_chip.h"
 #include "mp1_rm.h"
 #include "rng.h"
 
@@ -240,6 +241,30 @@ constexpr RmCounter kRmCounters[8] = {
     {"cnt_stray_q", &mp1_rm_regs_t::cnt_stray},     {"cnt_cut_q", &mp1_rm_regs_t::cnt_cut},
     {"cnt_adapt_q", &mp1_rm_regs_t::cnt_adapt},     {"cnt_adapt_buf_q", &mp1_rm_regs_t::cnt_adapt_buf},
 };
+
+// The injector's 16-bit event counters (the chip's own; its machines' are kRmCounters).
+struct InjCounter {
+  const char *rtl;
+  uint16_t mp1_chip_regs_t::*f;
+};
+constexpr InjCounter kInjCounters[4] = {
+    {"u_inj.cnt_msgs_q", &mp1_chip_regs_t::cnt_inj_msgs},
+    {"u_inj.cnt_sel_bad_q", &mp1_chip_regs_t::cnt_sel_bad},
+    {"u_inj.cnt_drop_q", &mp1_chip_regs_t::cnt_inj_drop},
+    {"u_inj.cnt_stray_q", &mp1_chip_regs_t::cnt_inj_stray},
+};
+// Adds one chip's counters (its injector's 4, then its eight machines' 8 each) to a counter walk
+// (tb/backdoor.h CounterWalk), the RTL paths below `prefix` (the chip instance, "" at its top).
+template <class Walk>
+void add_chip_counters(Walk &w, const std::string &prefix, mp1_chip_state_t *c) {
+  for (const InjCounter &k : kInjCounters) w.add(prefix + k.rtl, &(c->r.*k.f));
+  for (int p = 0; p < 4; p++)
+    for (int m = 0; m < 2; m++)
+      for (const RmCounter &k : kRmCounters)
+        w.add(prefix + "g_plane[" + std::to_string(p) + "].u_plane." + (m ? "u_rmy." : "u_rmx.") + k.rtl,
+              &((m ? c->pl[p].rmy : c->pl[p].rmx).r.*k.f));
+}
+constexpr size_t kChipCounters = 4 + 8 * 8;
 
 }  // namespace mp1stim
 
