@@ -408,7 +408,7 @@ $(C104B_LOCKSTEP): $(C104B_VL_DIR)/config.stamp $(C104_TB_DEPS) $(C104_RTL)
 lockstep-c104: $(C104_LOCKSTEP)
 
 C104_DIRECTED    := cfg route1 route2 overlap holes fifo rr hunt del1 del2 rnd loopback short stray \
-                    cut linkdown reset crowd fifo_order leaders pairs fill jam
+                    cut linkdown reset crowd fifo_order leaders pairs fill rr_sweep jam
 C104_SEEDS       ?= 1 2 3 4
 C104_CYCLES      ?= 40000
 C104_FAULT_SEEDS ?= 5

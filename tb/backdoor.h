@@ -21,7 +21,8 @@ namespace lockstep {
 
 // The registers are named as in our RTL (`u_fsm.cnt_par_err_q`, below the top module). RTL whose
 // registers have other names (a Yosys netlist, a user's design) gives a map file with one
-// "our_name its_name" pair per line: +backdoor_map=FILE (or $MADPOST_BACKDOOR_MAP). +no_backdoor
+// "our_name its_name" pair per line: +backdoor_map=FILE (or $MADPOST_BACKDOOR_MAP); a pair whose
+// names end in "." maps a prefix (an instance whose insides keep our names). +no_backdoor
 // turns injection off; the benches then say so and fail the cases that need it.
 // Build: verilator --vpi, and the registers public (tb/backdoor.vlt: public_flat_rw).
 class Backdoor {
@@ -35,8 +36,7 @@ class Backdoor {
     if (!err.empty()) return err;
     h_.clear();
     for (const std::string &p : paths) {
-      auto m = map_.find(p);
-      const std::string full = scope + "." + (m == map_.end() ? p : m->second);
+      const std::string full = scope + "." + mapped(p);
       vpiHandle h = vpi_handle_by_name(const_cast<PLI_BYTE8 *>(full.c_str()), nullptr);
       if (!h) h = vpi_handle_by_name(const_cast<PLI_BYTE8 *>(mangled(full).c_str()), nullptr);
       if (!h)
@@ -48,6 +48,18 @@ class Backdoor {
     return "";
   }
   bool on() const { return on_; }
+
+  // p's name in the RTL: its own map entry, else the longest prefix entry's, else p.
+  std::string mapped(const std::string &p) const {
+    auto m = map_.find(p);
+    if (m != map_.end()) return m->second;
+    size_t best = 0;
+    std::string out = p;
+    for (const auto &e : map_)
+      if (e.first.size() > best && e.first.back() == '.' && p.compare(0, e.first.size(), e.first) == 0)
+        best = e.first.size(), out = e.second + p.substr(best);
+    return out;
+  }
   // Writes register k (the caller then evaluates the model, so outputs follow the new value).
   void write(size_t k, uint32_t v) {
     s_vpi_value val{};

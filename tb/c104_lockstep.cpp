@@ -2300,6 +2300,42 @@ void t_fill(Tb &tb) {
   tb.end_checks();
 }
 
+// §10.3 A3-A4 for every leader in round-robin mode at every pointer value: slice h holds output g,
+// the 31 other slices wait for it, then each packet ends as soon as it is granted: the pointer
+// moves past each winner, so it takes every value while candidates wait on both sides of it. The
+// round-robin window (candidates at or above the pointer) is one copy per leader.
+void t_rr_sweep(Tb &tb) {
+  load_direct(tb);
+  c104_setup_t s;
+  c104_setup_default(&s);
+  for (uint32_t e = 0; e < kN; e++) setup_ival(&s, e, e, e, 1);
+  s.rr = 1;
+  tb.load(s);
+  for (uint32_t g = 0; g < kN; g++) {
+    const uint32_t h = (g + 5) % kN;
+    const std::string at = " (leader " + std::to_string(g) + ")";
+    tb.send(h, tb.cyc_, {D(g), D(0xAA)});
+    await_slice(tb, h, true, "slice " + std::to_string(h) + " owns output " + std::to_string(g));
+    for (uint32_t p = 0; p < kN; p++)
+      if (p != h) tb.send(p, tb.cyc_, {D(g), D(p), EOP});
+    for (uint64_t k = 0; waiting(tb) < kN - 1; k++) {
+      tb.expect(k < 3000, "31 slices wait" + at);
+      tb.cycle();
+    }
+    const uint32_t first = tb.R().rr[g];
+    tb.send(h, tb.cyc_, {EOP});
+    tb.drain();
+    // §10.3: granted in the order rr, rr + 1, ..., 31, 0, ... from the pointer h's grant left.
+    std::vector<Tok> want = {D(g), D(0xAA), EOP};
+    for (uint32_t k = 0; k < kN; k++) {
+      const uint32_t p = (first + k) % kN;
+      if (p != h) want.insert(want.end(), {D(g), D(p), EOP});
+    }
+    tb.expect_log(g, want, {}, tb.log_toks(g).size() - want.size());
+  }
+  tb.end_checks();
+}
+
 // Contention in many groups at once (§10.1-§10.3): random hunt groups (each port a leader with
 // probability 1/2, or 1/8 in every other pair of rounds), FIFO or round-robin, and every slice sending bursts to random outputs at
 // once, so that slices of several groups wait together, enter WAIT on the same edge and are
@@ -2405,6 +2441,7 @@ const std::vector<TestDef> &tests() {
       {"leaders", t_leaders, "every port a hunt-group leader with four senders, FIFO and round-robin"},
       {"pairs", t_pairs, "FIFO between every ordered pair of slices, one pair at a time (§10.2)"},
       {"fill", t_fill, "each port leads the group up to port 31, filled one port at a time (A2)"},
+      {"rr_sweep", t_rr_sweep, "round-robin: 31 slices wait for each output in turn, the pointer takes every value"},
       {"jam", t_jam, "random hunt groups, every slice sending bursts: many groups contend at once"},
       {"linkdown", t_linkdown, "an output link goes down mid-packet: spill, carry on, resume"},
       {"random", [](Tb &tb) { t_random(tb, false); }, "random setup and traffic (--cycles)"},
