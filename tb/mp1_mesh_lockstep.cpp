@@ -466,33 +466,13 @@ class Tb {
   void cycle(uint64_t c) {
     if (rst_.start(rtl_.get())) mp1_mesh_reset(&m_), ctrs_.clear();
     for (uint32_t n = 0; n < kN; n++) {
-      if (nic_[n].count < MP1_NIC_QUEUE && rng_below(&g_, 1000000) < rate_) {
-        mp1_msg_t m;
-        tr_.make(n, &m, ++queued_);
-        const uint32_t split = tr_.split();
-        if (!split || m.len <= 31) {
-          mp1_nic_push(&nic_[n], &m);
-          split_[n].push_back(split);
-        } else {
-          queued_--;
-        }
-      }
+      offer(n, &nic_[n], split_[n], rate_);
       if (rng_chance(&g_, 1, 50)) in_[n].rcv_stop = rng_chance(&g_, stop_pct_, 100);
       if (rng_chance(&g_, 1, 50)) in_[n].pbo_stop = rng_chance(&g_, stop_pct_, 100);
       in_[n].inj_dat = nic_[n].dat;
       in_[n].pbi_dat = 0;
       if (!dc_ && !in_[n].pbloop) {
-        if (pnic_[n].count < MP1_NIC_QUEUE && rng_below(&g_, 1000000) < rate_ / 2) {
-          mp1_msg_t m;
-          tr_.make(n, &m, ++queued_);
-          const uint32_t split = tr_.split();
-          if (!split || m.len <= 31) {
-            mp1_nic_push(&pnic_[n], &m);
-            psplit_[n].push_back(split);
-          } else {
-            queued_--;
-          }
-        }
+        offer(n, &pnic_[n], psplit_[n], rate_ / 2);
         in_[n].pbi_dat = pnic_[n].dat;
       }
     }
@@ -602,6 +582,21 @@ class Tb {
   }
 
   // The node's interface sender; messages with an inner selection segment get their extra EOS.
+  // Node n's source k (its interface or piggy-back input) gets a new message with probability
+  // rate per million, if its queue has room (inter-plane piggy-back ones only under 32 flits).
+  void offer(uint32_t n, mp1_nic_t *k, std::vector<uint32_t> &split, uint32_t rate) {
+    if (k->count >= MP1_NIC_QUEUE || rng_below(&g_, 1000000) >= rate) return;
+    mp1_msg_t m;
+    tr_.make(n, &m, ++queued_);
+    const uint32_t sp = tr_.split();
+    if (!sp || m.len <= 31) {
+      mp1_nic_push(k, &m);
+      split.push_back(sp);
+    } else {
+      queued_--;
+    }
+  }
+
   // One source (a node's interface or piggy-back input) steps, its next message's first segment
   // split as drawn.
   void step_sender(mp1_nic_t *k, std::vector<uint32_t> &split, uint32_t stop, uint64_t c) {
