@@ -107,18 +107,22 @@ class Backdoor {
 // A counter put back to 0 by a reset starts its next value the same way.
 class CarryWalk {
  public:
-  explicit CarryWalk(size_t n, uint32_t settle = 3) : k_(n, 1), want_(n, kNone), wait_(n, 0), settle_(settle) {}
+  // patience (0: none): cycles a value may wait for its event before the walk moves on anyway,
+  // so a counter of rare events still shows every bit (a carry then comes at a later value).
+  explicit CarryWalk(size_t n, uint32_t settle = 3, uint32_t patience = 0)
+      : k_(n, 1), want_(n, kNone), wait_(n, 0), idle_(n, 0), settle_(settle), patience_(patience) {}
   // Once per cycle, after the clock edge: get(i) reads counter i's value, set(i, v) writes it on
   // both sides.
   template <class Get, class Set>
   void step(Get get, Set set) {
     for (size_t i = 0; i < k_.size(); i++) {
-      if (want_[i] != kNone && get(i) == want_[i]) continue;
-      if (want_[i] != kNone && ++wait_[i] < settle_) continue;
+      const bool moved = want_[i] != kNone && get(i) != want_[i];
+      if (want_[i] != kNone && !moved && (patience_ == 0 || ++idle_[i] < patience_)) continue;
+      if (moved && ++wait_[i] < settle_) continue;
       const uint32_t v = value(k_[i]);
       set(i, v);
-      if (want_[i] != kNone) carries_++;
-      want_[i] = v, wait_[i] = 0;
+      if (moved) carries_++;
+      want_[i] = v, wait_[i] = 0, idle_[i] = 0;
       k_[i] = k_[i] % kRound + 1;
     }
   }
@@ -129,8 +133,8 @@ class CarryWalk {
 
  private:
   static constexpr uint32_t kNone = 0xffffffffu;
-  std::vector<uint32_t> k_, want_, wait_;
-  uint32_t settle_;
+  std::vector<uint32_t> k_, want_, wait_, idle_;
+  uint32_t settle_, patience_;
   uint64_t carries_ = 0;
 };
 
@@ -138,7 +142,7 @@ class CarryWalk {
 // model's copy, walked together through their carries (CarryWalk) by writes on both sides.
 class CounterWalk {
  public:
-  explicit CounterWalk(const char *bench) : bench_(bench) {}
+  explicit CounterWalk(const char *bench, uint32_t patience = 0) : bench_(bench), patience_(patience) {}
   // The C models keep a 16-bit counter in a uint16_t (the blocks' state structs) or a uint32_t
   // (the DS-Link's generated register struct).
   void add(const std::string &rtl, uint16_t *model) {
@@ -153,7 +157,7 @@ class CounterWalk {
   // found is a usage error); with +no_backdoor the run says the counters stay unwalked.
   template <class Model>
   void open(VerilatedContext *ctx, Model *rtl, const char *top) {
-    walk_ = CarryWalk(rtl_.size());
+    walk_ = CarryWalk(rtl_.size(), 3, patience_);
     const std::string err = bd_.open(ctx, std::string(rtl->hierName()) + "." + top, rtl_);
     if (!err.empty()) usage_error((std::string(bench_) + "_lockstep").c_str(), err);
     if (!bd_.on()) std::printf("%s: +no_backdoor: the counters are not walked through their carries\n", bench_);
@@ -181,6 +185,7 @@ class CounterWalk {
 
  private:
   const char *bench_;
+  uint32_t patience_;
   std::vector<std::string> rtl_;
   struct Field {
     uint16_t *p16;
