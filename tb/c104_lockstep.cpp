@@ -2081,15 +2081,29 @@ uint32_t waiting(Tb &tb) {
   for (uint32_t i = 0; i < kN; i++) n += tb.R().sl_st[i] == C104_WAIT;
   return n;
 }
+// The default setup with header e routed to output e.
+c104_setup_t direct_setup() {
+  c104_setup_t s;
+  c104_setup_default(&s);
+  for (uint32_t e = 0; e < kN; e++) setup_ival(&s, e, e, e, 1);
+  return s;
+}
 // Every port's links or token interfaces up, header e routed to output e.
 void load_direct(Tb &tb) {
   tb.need_ports(0xFFFFFFF0u, kBit0123);
   tb.peers_on_bit_ports();
-  c104_setup_t s;
-  c104_setup_default(&s);
-  for (uint32_t e = 0; e < kN; e++) setup_ival(&s, e, e, e, 1);
-  tb.load(s);
+  tb.load(direct_setup());
 }
+// Waits until slice p is in state st (or, with fwd, forwarding: FWD or EMIT).
+void await_slice(Tb &tb, uint32_t p, bool fwd, const std::string &what) {
+  for (uint64_t k = 0;; k++) {
+    const uint32_t st = tb.R().sl_st[p];
+    if (fwd ? (st == C104_FWD || st == C104_EMIT) : st == C104_WAIT) return;
+    tb.expect(k < 3000, what);
+    tb.cycle();
+  }
+}
+
 void t_crowd(Tb &tb) {
   load_direct(tb);
   // 1. Every output owned.
@@ -2109,10 +2123,7 @@ void t_crowd(Tb &tb) {
   tb.drain();
   // 2. 31 wait for output 8, which slice 0 holds.
   tb.send(0, tb.cyc_, {D(8), D(0x40)});
-  for (uint64_t k = 0; tb.R().sl_st[0] != C104_FWD && tb.R().sl_st[0] != C104_EMIT; k++) {
-    tb.expect(k < 3000, "slice 0 owns output 8");
-    tb.cycle();
-  }
+  await_slice(tb, 0, true, "slice 0 owns output 8");
   for (uint32_t p = 1; p < kN; p++) tb.send(p, tb.cyc_, {D(8), D(p)});
   for (uint64_t k = 0; waiting(tb) < kN - 1; k++) {
     tb.expect(k < 3000, "31 slices wait for output 8");
@@ -2144,10 +2155,7 @@ void t_crowd(Tb &tb) {
 void t_fifo_order(Tb &tb) {
   load_direct(tb);
   tb.send(0, tb.cyc_, {D(8), D(0x40)});
-  for (uint64_t k = 0; tb.R().sl_st[0] != C104_FWD && tb.R().sl_st[0] != C104_EMIT; k++) {
-    tb.expect(k < 3000, "slice 0 owns output 8");
-    tb.cycle();
-  }
+  await_slice(tb, 0, true, "slice 0 owns output 8");
   for (uint32_t p = kN - 1; p >= 1; p--) tb.send(p, tb.cyc_ + 30 * (kN - 1 - p), {D(8), D(p)});
   std::vector<uint32_t> order;
   uint32_t seen = 0;
@@ -2175,9 +2183,7 @@ void t_leaders(Tb &tb) {
   load_direct(tb);
   for (uint32_t rr = 0; rr < 2; rr++)
     for (uint32_t g = 0; g < kN; g++) {
-      c104_setup_t s;
-      c104_setup_default(&s);
-      for (uint32_t e = 0; e < kN; e++) setup_ival(&s, e, e, e, 1);
+      c104_setup_t s = direct_setup();
       s.rr = rr;
       if (g + 1 < kN) s.grp &= ~(1u << (g + 1));
       tb.load(s);
@@ -2196,19 +2202,9 @@ void t_leaders(Tb &tb) {
   tb.end_checks();
 }
 
-// Waits until slice p is in state st (or, with fwd, forwarding: FWD or EMIT).
-void await_slice(Tb &tb, uint32_t p, bool fwd, const std::string &what) {
-  for (uint64_t k = 0;; k++) {
-    const uint32_t st = tb.R().sl_st[p];
-    if (fwd ? (st == C104_FWD || st == C104_EMIT) : st == C104_WAIT) return;
-    tb.expect(k < 3000, what);
-    tb.cycle();
-  }
-}
-
 // §10.2 for every ordered pair of slices: the FIFO winner is the candidate with no older one of
 // its group, and the arbiter holds that test once per slice and other slice (32 x 31 copies).
-// A chain on output 8: the owner forwards, one slice waits, the next enters WAIT behind it, the
+// A chain on one output: the owner forwards, one slice waits, the next enters WAIT behind it, the
 // owner ends its packet and the waiter must win over the newcomer. Each step tests one pair
 // (older, younger) with no third candidate; the walk below covers all 992, and a newcomer is
 // never the current owner.
@@ -2277,9 +2273,7 @@ void t_pairs(Tb &tb) {
 void t_fill(Tb &tb) {
   load_direct(tb);
   for (uint32_t g = 0; g < kN; g++) {
-    c104_setup_t s;
-    c104_setup_default(&s);
-    for (uint32_t e = 0; e < kN; e++) setup_ival(&s, e, e, e, 1);
+    c104_setup_t s = direct_setup();
     s.grp = 1u | (1u << g);
     s.rr = g & 1u;
     tb.load(s);
@@ -2306,9 +2300,7 @@ void t_fill(Tb &tb) {
 // round-robin window (candidates at or above the pointer) is one copy per leader.
 void t_rr_sweep(Tb &tb) {
   load_direct(tb);
-  c104_setup_t s;
-  c104_setup_default(&s);
-  for (uint32_t e = 0; e < kN; e++) setup_ival(&s, e, e, e, 1);
+  c104_setup_t s = direct_setup();
   s.rr = 1;
   tb.load(s);
   for (uint32_t g = 0; g < kN; g++) {
@@ -2337,8 +2329,8 @@ void t_rr_sweep(Tb &tb) {
 }
 
 // Contention in many groups at once (§10.1-§10.3): random hunt groups (each port a leader with
-// probability 1/2, or 1/8 in every other pair of rounds), FIFO or round-robin, and every slice sending bursts to random outputs at
-// once, so that slices of several groups wait together, enter WAIT on the same edge and are
+// probability 1/2, or 1/8 in every other pair of rounds), FIFO or round-robin, and every slice
+// sending bursts to random outputs at once, so that slices of several groups wait together, enter WAIT on the same edge and are
 // granted in the same cycle: the per-leader, per-slice and per-pair copies of the arbiter that
 // the directed cases do not reach one by one.
 void t_jam(Tb &tb) {
@@ -2346,9 +2338,7 @@ void t_jam(Tb &tb) {
   rng_t *g = &tb.rng_;
   uint32_t most = 0;
   for (uint32_t round = 0; round < 64; round++) {
-    c104_setup_t s;
-    c104_setup_default(&s);
-    for (uint32_t e = 0; e < kN; e++) setup_ival(&s, e, e, e, 1);
+    c104_setup_t s = direct_setup();
     s.rr = round & 1u;
     // Half the rounds about 16 groups, half about 4 (deeper queues).
     s.grp = (uint32_t)(rng_next(g) >> 32) | 1u;
