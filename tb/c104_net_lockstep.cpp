@@ -208,6 +208,7 @@ class Net {
     h_.set_sparse_history(true);
     rtl_ = std::make_unique<Vc104net>(ctx_, "c104net");
     rng_seed(&rng_, o.seed, 0);
+    rng_seed(&junk_, o.seed, 0x1a2bu);
     for (uint32_t e = 0; e < kEpN; e++) {
       Ep &x = ep_[e];
       x.s = e / 3, x.p = kEpPort[e % 3], x.tok = tokp(x.p);
@@ -257,6 +258,7 @@ class Net {
         }
       }
     }
+    junk_inputs();
     for (uint32_t s = 0; s < kSw; s++)
       if (c104_eval(&cfg_, &st_[s], &in_[s], &mo_[s], &nx_[s]))
         fatal("C model invariant broken in sw" + std::to_string(s) + " (see above)");
@@ -268,6 +270,10 @@ class Net {
   pack(rtl_->n##_i, a.data(), kSw * (c), w);
       C104_INPUTS(XI)
 #undef XI
+    }
+    for (uint32_t s = 0; s < kSw; s++) {  // the wrapper takes the wired ports' D/S from the links
+      rtl_->d_i[s] ^= rng_next(&junk_) & 0x1Fu;
+      rtl_->s_i[s] ^= rng_next(&junk_) & 0x1Fu;
     }
     rtl_->eval();
     collect();
@@ -647,6 +653,26 @@ class Net {
         if (st_[s].link[p].r.rxf_rptr != prev_rptr_[s][p]) prev_rptr_[s][p] = st_[s].link[p].r.rxf_rptr, moved_++;
   }
   uint8_t prev_rptr_[kSw][5] = {};
+  // Random values on the pins a port ignores (docs/c104.md §14: a token port's D/S and link enable,
+  // a bit-level port's token pins, an idle token port's receive data), from a stream of their
+  // own so the traffic is the same draw for draw: an RTL or C model that reads them differs.
+  rng_t junk_{};
+  void junk_inputs() {
+    for (uint32_t s = 0; s < kSw; s++) {
+      c104_in_t &in = in_[s];
+      const uint32_t a = rng_next(&junk_), b = rng_next(&junk_);
+      for (uint32_t p = 0; p < kN; p++) {
+        const uint32_t r = a >> (p & 15), q = b >> (p & 15);
+        if (p >= 6) {
+          in.d[p] = r & 1u, in.s[p] = r >> 1 & 1u, in.link_en[p] = r >> 2 & 1u;
+          if (!in.tok_rx_valid[p]) in.tok_rx_kind[p] = q & 3u, in.tok_rx_data[p] = q >> 2 & 0xFFu;
+        } else {
+          in.tok_rx_valid[p] = r & 1u, in.tok_rx_kind[p] = r >> 1 & 3u, in.tok_rx_data[p] = q & 0xFFu;
+          in.tok_tx_ready[p] = r >> 3 & 1u;
+        }
+      }
+    }
+  }
   lockstep::MidReset rst_;
 
   void reset_models() {

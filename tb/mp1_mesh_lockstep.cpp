@@ -102,7 +102,14 @@ class Traffic {
     for (int tries = 0; tries < 20 && !(kinds >> kind_class(kind) & 1u); tries++) kind = rng_below(g_, 100);
     uint32_t h = 0;
     uint32_t plane = ((b.x < a.x) << 1) | (b.y < a.y), dim = a.x == b.x;
-    if (kind < 50) {  // point to point, static or adaptive
+    if (kind < 50 && a.x != b.x && a.y != b.y && rng_below(g_, 4) == 0) {
+      // point to point, Y first: the Y machine takes the first address (static or adaptive) and
+      // turns into X at the second ("the first address flit names the dimension the message is
+      // travelling in", docs/mp1.md §3)
+      h = mp1_addr_put(kA, rng_below(g_, 2), b.y, m->bytes);
+      h += mp1_addr_put(kA, 2, b.x, m->bytes + h);
+      dim = 1;
+    } else if (kind < 50) {  // point to point, static or adaptive
       h = header(a, b, rng_below(g_, 2), 2, m->bytes);
     } else if (kind < 65) {  // broadcast over the bounding rectangle
       h = header(a, b, 4, 5, m->bytes);
@@ -127,6 +134,24 @@ class Traffic {
       h += header(mm, b, 0, 2, m->bytes + h);  // the EOS after the selection flit: chunks_split
       seg_after_ = kA + 1;
       dim = 0;
+    } else if (kind < 88) {
+      // code 6 to any other node of the row, in either X direction: at an open loop it leaves on
+      // the piggy-back output whatever its plane; at a closed one its selection flit (now and then
+      // any byte) is re-injected or refused (docs/mp1.md §11.3)
+      // (one in four consumed where it is injected: the only way into a plane above at x = 0)
+      uint32_t gx = a.x;
+      if (rng_below(g_, 4)) {
+        gx = rng_below(g_, MESH_KX - 1);
+        if (gx >= a.x) gx++;
+      }
+      h += mp1_addr_put(kA, 6, gx, m->bytes + h);
+      m->bytes[h++] = (uint8_t)(rng_below(g_, 4) ? mp1_sel_flit(chip_of(gx, a.y), rng_below(g_, 4), rng_below(g_, 2))
+                                                 : rng_below(g_, 256));
+      Node t = b;
+      if (t.x == gx && t.y == a.y) t.x = (gx + 1) % MESH_KX;
+      h += header(Node{gx, a.y}, t, rng_below(g_, 2), 2, m->bytes + h);
+      seg_after_ = kA + 1;
+      plane = ((gx < a.x) << 1) | rng_below(g_, 2), dim = 0;
     } else if (kind < 97) {
       h = header(a, b, rng_below(g_, 2), 2, m->bytes);
     } else {  // malformed: a random header
@@ -400,10 +425,11 @@ class Tb {
     pnic_.resize(kN);
     // Odd seeds open one piggy-back loop in 8, even seeds one in 2: an open node's piggy-back
     // output leaves the mesh and its input is fed by a source of its own (pnic_).
-    const uint32_t open_1_in = o.seed % 2 ? 8 : 2;
+    // Every mid-run reset draws them again (a configuration pin changed while the mesh is held).
+    open_1_in_ = o.seed % 2 ? 8 : 2;
     for (uint32_t n = 0; n < kN; n++) {
       in_[n] = mp1_mesh_in_t{};
-      in_[n].pbloop = rng_below(&g_, open_1_in) != 0;
+      in_[n].pbloop = rng_below(&g_, open_1_in_) != 0;
       mp1_nic_reset(&nic_[n]);
       mp1_nic_reset(&pnic_[n]);
       const std::string chip = "g_y[" + std::to_string(n / MESH_KX) + "].g_x[" + std::to_string(n % MESH_KX) + "].u_chip.";
@@ -464,7 +490,10 @@ class Tb {
 
  private:
   void cycle(uint64_t c) {
-    if (rst_.start(rtl_.get())) mp1_mesh_reset(&m_), ctrs_.clear();
+    if (rst_.start(rtl_.get())) {
+      mp1_mesh_reset(&m_), ctrs_.clear();
+      for (uint32_t n = 0; n < kN; n++) in_[n].pbloop = rng_below(&g_, open_1_in_) != 0;
+    }
     for (uint32_t n = 0; n < kN; n++) {
       offer(n, &nic_[n], split_[n], rate_);
       if (rng_chance(&g_, 1, 50)) in_[n].rcv_stop = rng_chance(&g_, stop_pct_, 100);
@@ -672,7 +701,7 @@ class Tb {
     void clear() { std::fill(added.begin(), added.end(), 0u); }
   } ctrs_;
   mp1_nic_t rcv_[kN]{}, pbo_[kN]{};
-  uint32_t rate_ = 0, stop_pct_ = 0;
+  uint32_t rate_ = 0, stop_pct_ = 0, open_1_in_ = 2;
   uint64_t queued_ = 0, delivered_ = 0, pbo_msgs_ = 0;
   lockstep::MidReset rst_;
   const Case *dc_ = nullptr;
