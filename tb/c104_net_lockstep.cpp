@@ -52,15 +52,29 @@ constexpr uint32_t kSw = 4;
 constexpr uint32_t kTok = (uint32_t)(C104_NET_TOK_PORTS);
 constexpr uint32_t kWired = 0x1Fu;  // ports 0-4: links and the loopback (tb/c104_net_tb.sv)
 constexpr uint32_t kLoop = 4;
+// Endpoints 0 .. kEpA - 1: ports 5, 8, 9 of each switch (3 s + j), the ones headers name; then
+// kEpX per switch on every other token port (kEpA + kEpX s + k), which the random runs use as
+// sources and, as members of hunt groups led by 5 and 9, as sinks.
 constexpr uint32_t kEpPort[3] = {5, 8, 9};
-constexpr uint32_t kEpN = kSw * 3;
+constexpr uint32_t kEpA = kSw * 3;
+constexpr uint32_t kEpX = 24;  // ports 6, 7, 10 .. 31
+constexpr uint32_t kEpN = kEpA + kSw * kEpX;
 constexpr uint32_t kR0 = 0x80;  // random headers kR0 .. kR0 + 3
 inline bool tokp(uint32_t p) { return (kTok >> p) & 1u; }
-inline uint32_t hdr_of(uint32_t ep) { return 16 * (ep / 3) + kEpPort[ep % 3]; }
+inline uint32_t xport(uint32_t k) { return k < 2 ? 6 + k : 8 + k; }
+inline uint32_t ep_sw(uint32_t e) { return e < kEpA ? e / 3 : (e - kEpA) / kEpX; }
+inline uint32_t ep_port(uint32_t e) { return e < kEpA ? kEpPort[e % 3] : xport((e - kEpA) % kEpX); }
+inline uint32_t hdr_of(uint32_t ep) { return 16 * (ep / 3) + kEpPort[ep % 3]; }  // ep < kEpA
 inline uint32_t ep_of(uint32_t s, uint32_t p) {
   for (uint32_t j = 0; j < 3; j++)
     if (kEpPort[j] == p) return s * 3 + j;
+  if (p == 6 || p == 7 || p >= 10) return kEpA + s * kEpX + (p < 8 ? p - 6 : p - 8);
   return ~0u;
+}
+// The leader of port p's hunt group for the group-start bits grp (§9.1: bit 0 taken as 1).
+inline uint32_t leader_of(uint32_t grp, uint32_t p) {
+  while (p && !((grp >> p) & 1u)) p--;
+  return p;
 }
 // The wired peer of switch s, port p < 4: (neighbour, same port).
 inline uint32_t nbr(uint32_t s, uint32_t p) { return p < 2 ? s ^ 1u : s ^ 2u; }
@@ -211,7 +225,7 @@ class Net {
     rng_seed(&junk_, o.seed, 0x1a2bu);
     for (uint32_t e = 0; e < kEpN; e++) {
       Ep &x = ep_[e];
-      x.s = e / 3, x.p = kEpPort[e % 3], x.tok = tokp(x.p);
+      x.s = ep_sw(e), x.p = ep_port(e), x.tok = tokp(x.p);
       rng_seed(&x.gen.rng, o.seed, 100 + e);
       if (!x.tok) dslink_reset(&cfg_.link, &x.st);
     }
@@ -385,7 +399,7 @@ class Net {
             std::to_string((uint64_t)want));
   }
   static std::string epname(uint32_t e) {
-    return "sw" + std::to_string(e / 3) + ":" + std::to_string(kEpPort[e % 3]);
+    return "sw" + std::to_string(ep_sw(e)) + ":" + std::to_string(ep_port(e));
   }
   // Endpoint e received exactly these packets (from packet `from` on), in this order.
   void expect_got(uint32_t e, const std::vector<std::vector<Tok>> &want, size_t from = 0) {
@@ -490,7 +504,7 @@ class Net {
       h = r == 0 ? 16 * rng_below(g, kSw) + rng_below(g, 5)   // an unused local port
           : r == 1 ? 64 + rng_below(g, 64) : 0x84 + rng_below(g, 0x7C);  // a discard entry, or above
     } else {
-      h = hdr_of(rng_below(g, kEpN));
+      h = hdr_of(rng_below(g, kEpA));
     }
     std::vector<Tok> v = {D(h), D(e), D(G.seq & 0xFF), D(G.seq >> 8)};
     G.seq++;
@@ -518,11 +532,14 @@ class Net {
     auto it = exp_.find(key);
     if (it == exp_.end())
       fatal("scoreboard: endpoint " + epname(e) + " received " + tstr(R) + ": not expected (again, or a bad header)");
-    if (it->second.dst != (int)e || it->second.toks != R)
+    const uint32_t d = (uint32_t)it->second.dst, grp = su_[ep_sw(d)].grp;
+    const bool in_group = ep_sw(d) == ep_[e].s && leader_of(grp, ep_port(d)) == leader_of(grp, ep_[e].p);
+    if (!in_group || it->second.toks != R)
       fatal("scoreboard: endpoint " + epname(e) + " received " + tstr(R) + ", expected " +
             tstr(it->second.toks) + " at " + epname((uint32_t)it->second.dst));
     exp_.erase(it);
     delivered_++;
+    if (e >= kEpA) delivered_x_++;
   }
 
   // ---- State -------------------------------------------------------------------------------
@@ -554,7 +571,7 @@ class Net {
   // scoreboard of the random runs
   std::map<uint32_t, Expect> exp_;
   uint64_t grants_[kSw] = {}, loops_[kSw] = {};
-  uint64_t bad_ = 0, stray_ = 0, made_ = 0, delivered_ = 0;
+  uint64_t bad_ = 0, stray_ = 0, made_ = 0, delivered_ = 0, delivered_x_ = 0;
 
  private:
   uint32_t ready(Ep &x) {
@@ -832,12 +849,12 @@ void t_universal(Net &n) {
   n.expect_eq(n.R(1).cnt_pkt[2], 1, "sw1 cnt_pkt[2] (phase 2 on the Y link A)");
   // 12 packets from sw2:9 over the whole range: the intermediates predicted from the seed
   uint32_t lfsr = 0x1234, loops[kSw] = {};
-  std::vector<std::vector<Tok>> want[kEpN];
+  std::vector<std::vector<Tok>> want[kEpA];
   for (uint32_t k = 0; k < 12; k++) {
     const uint32_t r = ref_rand(lfsr, kR0, kR0 + 3);
     lfsr = ref_lfsr_next(lfsr);
     loops[r - kR0]++;
-    const uint32_t d = (k * 5 + 1) % kEpN;
+    const uint32_t d = (k * 5 + 1) % kEpA;
     want[d].push_back(pkt(hdr_of(d), {k, 0x40 + k}));
     n.send(EP(2, 9), n.T(400), want[d].back());
   }
@@ -845,7 +862,7 @@ void t_universal(Net &n) {
   for (uint32_t s = 0; s < kSw; s++) used += loops[s] != 0;
   n.expect(used >= 3, "the draws pick at least three intermediate switches");
   n.run_to(n.T(1500));
-  for (uint32_t d = 0; d < kEpN; d++) n.expect_got(d, want[d], d == EP(1, 8) ? 1 : 0);
+  for (uint32_t d = 0; d < kEpA; d++) n.expect_got(d, want[d], d == EP(1, 8) ? 1 : 0);
   for (uint32_t s = 0; s < kSw; s++)
     n.expect_eq(n.R(s).cnt_pkt[kLoop], loops[s] + (s == 3), "sw" + std::to_string(s) + " cnt_pkt[4] (loopback passes)");
   n.expect_eq(n.R(2).lfsr[9], lfsr, "sw2 lfsr[9]");
@@ -899,7 +916,10 @@ void random_start(Net &n, uint32_t mode, c104_setup_t *su) {
     su[s] = net_setup(s);
     su[s].rr = rng_below(g, 2);
     if (mode == 0) su[s].grp = ~((1u << 1) | (1u << 3));
-    for (uint32_t p : kEpPort) {
+    // Three switches in four: ports 6, 7 in the hunt group of 5, ports 10-31 in that of 9, so
+    // every token port is a sink as well as a source.
+    if (rng_chance(g, 3, 4)) su[s].grp &= ~(0xFFFFFC00u | 3u << 6);
+    for (uint32_t p = 5; p < kN; p++) {
       if (mode == 0 || (mode == 2 && rng_chance(g, 1, 2))) continue;
       su[s].port[p].rnd = 1;
       const uint32_t a = rng_below(g, kSw), b = rng_below(g, kSw);
@@ -907,13 +927,21 @@ void random_start(Net &n, uint32_t mode, c104_setup_t *su) {
       su[s].port[p].rhi = kR0 + (rng_chance(g, 3, 4) ? kSw - 1 : std::max(a, b));
       su[s].port[p].seed = rng_below(g, 0x10000);
     }
+    // Any values where the switch does not look (§9.1, §11.2): the entries past cfg_nint, the
+    // range and seed of an input without universal routing; the registers hold them all the same.
+    for (uint32_t k = su[s].nint; k < 32; k++)
+      su[s].ival[k] = {rng_below(g, 0x10000), rng_below(g, 32), rng_below(g, 2)};
+    for (uint32_t p = 0; p < kN; p++)
+      if (!su[s].port[p].rnd)
+        su[s].port[p].rlo = rng_below(g, 0x10000), su[s].port[p].rhi = rng_below(g, 0x10000),
+        su[s].port[p].seed = rng_below(g, 0x10000);
   }
   n.load(su);
   n.random_ = true;
   for (uint32_t e = 0; e < kEpN; e++) {
     Ep &x = n.ep_[e];
     x.gen.on = true;
-    x.gen.rate = 1 + rng_below(g, rng_chance(g, 1, 4) ? 150 : 40);
+    x.gen.rate = e >= kEpA ? 200 + rng_below(g, 2000) : 1 + rng_below(g, rng_chance(g, 1, 4) ? 150 : 40);
     x.gen.maxlen = rng_chance(g, 1, 4) ? rng_below(g, 4) : 40;
     x.gen.long_pm = rng_below(g, 30);
     x.gen.bad_pm = rng_below(g, 60);
@@ -964,10 +992,11 @@ void t_random(Net &n) {
     if (n.cyc_ - last > 10000) n.fatal("traffic stopped: nothing moved for 10000 cycles" + n.pending());
   }
   random_end_checks(n);
-  std::printf("c104net: mode %u (%s), rr %u%u%u%u: %" PRIu64 " packets, %" PRIu64 " delivered, %" PRIu64
-              " bad, %" PRIu64 " stray; loopback passes %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+  std::printf("c104net: mode %u (%s), rr %u%u%u%u: %" PRIu64 " packets, %" PRIu64 " delivered (%" PRIu64
+              " at hunt-group members), %" PRIu64 " bad, %" PRIu64 " stray; loopback passes %" PRIu64 " %" PRIu64
+              " %" PRIu64 " %" PRIu64 "\n",
               mode, mode == 0 ? "hunt groups" : mode == 1 ? "universal" : "universal on some inputs",
-              su[0].rr, su[1].rr, su[2].rr, su[3].rr, n.made_, n.delivered_, n.bad_, n.stray_,
+              su[0].rr, su[1].rr, su[2].rr, su[3].rr, n.made_, n.delivered_, n.delivered_x_, n.bad_, n.stray_,
               n.loops_[0], n.loops_[1], n.loops_[2], n.loops_[3]);
 }
 
