@@ -708,7 +708,7 @@ $(YMUT_BIN): $(YMUT_DIR)/netlist.v $(word 3,$(YMUT_TB)) $(ymut_lib_$(BLOCK)) $(M
 	$(call vl_build,$(word 1,$(YMUT_TB)),$(word 2,$(YMUT_TB)),$(@D),$(YMUT_DIR)/wrapper.sv $(YMUT_DIR)/netlist.v $(YMUT_DIR)/backdoor.vlt $(ymut_lib_$(BLOCK)),$(word 3,$(YMUT_TB)),$(YMUT_VFLAGS) $(ymut_vf_$(BLOCK)),$(ymut_cf_$(BLOCK)))
 
 mutants-yosys: $(YMUT_BIN)
-	@SEED=$(SEED) MADPOST_BACKDOOR_MAP=$(CURDIR)/$(YMUT_DIR)/backdoor.map scripts/mutants_yosys.sh run $(YMUT_DIR) $(BLOCK) $(ymut_mod_$(BLOCK)) $(YMUT_BIN) \
+	@SEED=$(SEED) YMUT_LIB="$(ymut_lib_$(BLOCK))" MADPOST_BACKDOOR_MAP=$(CURDIR)/$(YMUT_DIR)/backdoor.map scripts/mutants_yosys.sh run $(YMUT_DIR) $(BLOCK) $(ymut_mod_$(BLOCK)) $(YMUT_BIN) \
 	  $(ymut_runs_$(BLOCK))
 
 mutants-yosys-all:

@@ -138,8 +138,14 @@ gen() {
 # the difference is masked): a net whose pair is unproven and that is no output is then left
 # unpaired (equiv_make -blacklist) and the proof run again, up to three rounds. Prints the verdict.
 prove_one() {
-  local dir=$1 top=$2 k=$3 line ys log rc outs round bl nun nout
+  local dir=$1 top=$2 k=$3 line ys log rc outs round bl nun nout v
   line=$(sed -n "${k}p" "$dir/list.txt")
+  # A network (YMUT_LIB: its elements black boxes here): first the structural proof, which sees
+  # into the elements as instantiated (scripts/ymut_struct.py).
+  if [ -n "${YMUT_LIB:-}" ]; then
+    v=$(python3 "$(dirname "$0")/ymut_struct.py" "$dir" "$YMUT_LIB" "$line") || v=""
+    if [ -n "$v" ]; then echo "$v"; return; fi
+  fi
   bl=$dir/formal/m$k.blacklist
   : > "$bl"
   outs=$(awk '/^  output / { n = $NF; sub(/,$/, "", n); print n }' "$dir/wrapper.sv" | paste -sd'|')

@@ -182,6 +182,7 @@ class CounterWalk {
     step(rtl, [](size_t, uint32_t) {});
   }
   uint64_t carries() const { return walk_.carries(); }
+  size_t size() const { return rtl_.size(); }
 
  private:
   const char *bench_;

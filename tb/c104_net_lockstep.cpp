@@ -28,9 +28,11 @@
 #include "Vc104net.h"
 #include "verilated.h"
 
+#include "backdoor.h"
 #include "c104.h"
 #include "c104_common.h"
 #include "dslink.h"
+#include "dslink_counters.h"
 #include "lockstep.h"
 #include "rng.h"
 
@@ -40,6 +42,9 @@
 #endif
 #ifndef LOCKSTEP_CMP_REGS
 #define LOCKSTEP_CMP_REGS 1
+#endif
+#ifndef LOCKSTEP_TOP
+#define LOCKSTEP_TOP "c104_net_tb"
 #endif
 
 using lockstep::Sig;
@@ -315,6 +320,7 @@ class Net {
     observe();
     for (uint32_t s = 0; s < kSw; s++)
       if (wr[s]) cfgq_[s].pop_front();
+    walk_counters();
     cyc_++;
   }
 
@@ -336,6 +342,7 @@ class Net {
     for (Ep &x : ep_) x.q.clear(), x.gap = 0, x.asm_.clear();
     exp_.clear();
     bad_ = stray_ = 0;
+    std::fill(added_.begin(), added_.end(), 0u);
   }
   uint64_t resets() const { return rst_.count; }
 
@@ -670,6 +677,50 @@ class Net {
         if (st_[s].link[p].r.rxf_rptr != prev_rptr_[s][p]) prev_rptr_[s][p] = st_[s].link[p].r.rxf_rptr, moved_++;
   }
   uint8_t prev_rptr_[kSw][5] = {};
+
+ public:
+  // The random runs walk every switch's slice counters (cnt_pkt, cnt_bad, cnt_short, cnt_cut,
+  // cnt_stray) and its bit-level links' counters (tb/dslink_counters.h) through their carries,
+  // writing both sides (tb/backdoor.h); a counter without events moves on after 300 cycles. The
+  // end checks count events: the value less what the walk wrote (added_, modulo 2^16).
+  static constexpr uint32_t kSlCnt = 5;
+  uint16_t(c104_regs_t::*const kSlF[kSlCnt])[C104_PORTS] = {&c104_regs_t::cnt_pkt, &c104_regs_t::cnt_bad,
+                                                            &c104_regs_t::cnt_short, &c104_regs_t::cnt_cut,
+                                                            &c104_regs_t::cnt_stray};
+  void start_walk() {
+    static const char *const rtl[kSlCnt] = {"cnt_pkt_q", "cnt_bad_q", "cnt_short_q", "cnt_cut_q", "cnt_stray_q"};
+    for (uint32_t s = 0; s < kSw; s++) {
+      const std::string sw = "g_sw[" + std::to_string(s) + "].u_sw.";
+      for (uint32_t i = 0; i < kN; i++)
+        for (uint32_t k = 0; k < kSlCnt; k++)
+          walk_.add(sw + "g_slice[" + std::to_string(i) + "].u_slice." + rtl[k], &(st_[s].r.*kSlF[k])[i]);
+      for (uint32_t p = 0; p < kN; p++)
+        for (size_t k = 0; k < dslinktb::kNCounters && !tokp(p); k++)
+          walk_.add(sw + "g_port[" + std::to_string(p) + "].g_link.u_link." + dslinktb::kCounters[k].rtl,
+                    &(st_[s].link[p].r.*dslinktb::kCounters[k].f));
+    }
+    added_.assign(walk_.size(), 0);
+    walk_.open(ctx_, rtl_.get(), LOCKSTEP_TOP);
+    walking_ = true;
+  }
+  bool walking() const { return walking_; }
+  uint64_t carries() const { return walk_.carries(); }
+  // Switch s's count of events of slice counter k at port i (walk index order of start_walk).
+  uint32_t events(uint32_t s, uint32_t k, uint32_t i) const {
+    const uint32_t v = (st_[s].r.*kSlF[k])[i];
+    if (!walking_) return v;
+    return (v - added_[(size_t)s * (kSlCnt * kN + 8 * kBitPorts) + i * kSlCnt + k]) & 0xFFFFu;
+  }
+
+ private:
+  static constexpr uint32_t kBitPorts = (uint32_t)__builtin_popcount(~kTok);
+  lockstep::CounterWalk walk_{"c104net", 300};
+  std::vector<uint32_t> added_;
+  bool walking_ = false;
+  void walk_counters() {
+    if (!walking_ || rst_.held()) return;
+    walk_.step(rtl_.get(), [&](size_t i, uint32_t a) { added_[i] += a; });
+  }
   // Random values on the pins a port ignores (docs/c104.md §14: a token port's D/S and link enable,
   // a bit-level port's token pins, an idle token port's receive data), from a stream of their
   // own so the traffic is the same draw for draw: an RTL or C model that reads them differs.
@@ -938,6 +989,7 @@ void random_start(Net &n, uint32_t mode, c104_setup_t *su) {
   }
   n.load(su);
   n.random_ = true;
+  if (!n.walking()) n.start_walk();
   for (uint32_t e = 0; e < kEpN; e++) {
     Ep &x = n.ep_[e];
     x.gen.on = true;
@@ -965,11 +1017,11 @@ void random_end_checks(Net &n) {
   for (uint32_t s = 0; s < kSw; s++) {
     uint64_t pk = 0;
     for (uint32_t p = 0; p < kN; p++) {
-      pk += n.R(s).cnt_pkt[p], bad += n.R(s).cnt_bad[p], stray += n.R(s).cnt_stray[p];
-      n.expect_eq(n.R(s).cnt_short[p] + n.R(s).cnt_cut[p], 0, "sw" + std::to_string(s) + " cnt_short + cnt_cut");
+      pk += n.events(s, 0, p), bad += n.events(s, 1, p), stray += n.events(s, 4, p);
+      n.expect_eq(n.events(s, 2, p) + n.events(s, 3, p), 0, "sw" + std::to_string(s) + " cnt_short + cnt_cut");
     }
     n.expect_eq(pk, n.grants_[s] & 0xFFFF, "sw" + std::to_string(s) + " grants (sum of cnt_pkt)");
-    n.expect_eq(n.R(s).cnt_pkt[kLoop], n.loops_[s] & 0xFFFF, "sw" + std::to_string(s) + " loopback passes");
+    n.expect_eq(n.events(s, 0, kLoop), n.loops_[s] & 0xFFFF, "sw" + std::to_string(s) + " loopback passes");
   }
   n.expect_eq(bad, n.bad_, "bad headers (sum of cnt_bad)");
   n.expect_eq(stray, n.stray_, "stray end tokens (sum of cnt_stray)");
@@ -994,10 +1046,10 @@ void t_random(Net &n) {
   random_end_checks(n);
   std::printf("c104net: mode %u (%s), rr %u%u%u%u: %" PRIu64 " packets, %" PRIu64 " delivered (%" PRIu64
               " at hunt-group members), %" PRIu64 " bad, %" PRIu64 " stray; loopback passes %" PRIu64 " %" PRIu64
-              " %" PRIu64 " %" PRIu64 "\n",
+              " %" PRIu64 " %" PRIu64 "; %" PRIu64 " counter carries walked\n",
               mode, mode == 0 ? "hunt groups" : mode == 1 ? "universal" : "universal on some inputs",
               su[0].rr, su[1].rr, su[2].rr, su[3].rr, n.made_, n.delivered_, n.delivered_x_, n.bad_, n.stray_,
-              n.loops_[0], n.loops_[1], n.loops_[2], n.loops_[3]);
+              n.loops_[0], n.loops_[1], n.loops_[2], n.loops_[3], n.carries());
 }
 
 // The whole network reset three times under random traffic (mode 1, universal routing), with
