@@ -9,8 +9,9 @@
 //
 // Switch s = x + 2y; per switch: ports 0-1 two links to the X neighbour (s ^ 1), 2-3 two links to
 // the Y neighbour (s ^ 2), 4 a loopback (universal routing, §11.3), 5 a bit-level endpoint (a C
-// dslink end with a packet source and sink), 8 and 9 token-level endpoints, every other port an
-// idle token port. Node header of endpoint port e of switch s: 16 s + e; random headers
+// dslink end with a packet source and sink), 8 and 9 token-level endpoints, every other port a
+// token-level endpoint the random runs use (a source; a sink in the hunt group of 5 or 9) and the
+// directed cases leave idle. Node header of endpoint port e of switch s: 16 s + e; random headers
 // kR0 + s name switch s as the intermediate destination. Tables: X then Y on the A links (0, 2)
 // for node headers, on the B links (1, 3) for random headers, the loopback for a switch's own
 // random header; everything else is a discard.
@@ -86,8 +87,12 @@ inline uint32_t nbr(uint32_t s, uint32_t p) { return p < 2 ? s ^ 1u : s ^ 2u; }
 
 [[noreturn]] void usage_error(const std::string &m) { lockstep::usage_error("c104_net_lockstep", m); }
 
-// The next hop of header h at switch s (-1: discard): the tables of every test.
-int hop(uint32_t s, uint32_t h) {
+// The next hop of header h at switch s (-1: discard): the tables of every test, every header
+// shifted up by the base b (0 in the directed cases; drawn per random run, so the tables' entries
+// take other values).
+int hop(uint32_t s, uint32_t h, uint32_t b) {
+  if (h < b) return -1;
+  h -= b;
   if (h < 16 * kSw) {
     const uint32_t d = h >> 4, loc = h & 15u;
     if (d == s) return (loc == 5 || loc == 8 || loc == 9) ? (int)loc : -1;
@@ -101,12 +106,12 @@ int hop(uint32_t s, uint32_t h) {
   return -1;
 }
 // hop() as an interval table (§9.1): one entry per run over [0, 255]; a last discard run left out.
-void build_table(uint32_t s, c104_setup_t *su) {
+void build_table(uint32_t s, c104_setup_t *su, uint32_t b) {
   su->nint = 0;
-  int cur = hop(s, 0);
+  int cur = hop(s, 0, b);
   uint32_t e = 0;
   for (uint32_t h = 1; h <= 256; h++) {
-    const int v = h < 256 ? hop(s, h) : -2;
+    const int v = h < 256 ? hop(s, h, b) : -2;
     if (v == cur) continue;
     if (!(h == 256 && cur < 0)) {
       if (e >= 32) usage_error("table of switch " + std::to_string(s) + " needs more than 32 entries");
@@ -119,10 +124,10 @@ void build_table(uint32_t s, c104_setup_t *su) {
   }
   su->nint = e;
 }
-c104_setup_t net_setup(uint32_t s) {
+c104_setup_t net_setup(uint32_t s, uint32_t b = 0) {
   c104_setup_t su;
   c104_setup_default(&su);
-  build_table(s, &su);
+  build_table(s, &su, b);
   su.port[kLoop].del = 2;  // the loopback input strips the random header (§11.3)
   return su;
 }
@@ -481,7 +486,7 @@ class Net {
   int route_ref(uint32_t s, std::vector<uint32_t> hdrs, uint64_t *grants, uint64_t *loops) {
     bool looped = false;
     for (int guard = 0; guard < 16; guard++) {
-      const int port = hop(s, hdrs.front());
+      const int port = hop(s, hdrs.front(), hb_);
       if (port < 0) return -1;
       grants[s]++;
       if (looped) loops[s]++;  // granted at the loopback input (cnt_pkt[4])
@@ -507,11 +512,18 @@ class Net {
     }
     uint32_t h;
     if (rng_chance(g, G.bad_pm, 1000)) {
-      const uint32_t r = rng_below(g, 3);
-      h = r == 0 ? 16 * rng_below(g, kSw) + rng_below(g, 5)   // an unused local port
-          : r == 1 ? 64 + rng_below(g, 64) : 0x84 + rng_below(g, 0x7C);  // a discard entry, or above
+      const uint32_t r = rng_below(g, hb_ ? 4 : 3);
+      h = r == 0   ? hb_ + 16 * rng_below(g, kSw) + rng_below(g, 5)  // an unused local port
+          : r == 1 ? hb_ + 64 + rng_below(g, 64)                     // a discard entry
+          : r == 2 ? hb_ + 0x84 + rng_below(g, 0x7C - hb_)           // above the last entry
+                   : rng_below(g, hb_);                              // below the first
+    } else if (e >= kEpA && rng_chance(g, 3, 4)) {
+      // most of the other token ports' packets stay in their switch, to port 9's group (half),
+      // 5's or 8's, so that many outputs of a group are busy at once
+      const uint32_t j = rng_below(g, 4);
+      h = hb_ + hdr_of(3 * x.s + (j < 2 ? 2 : j - 2));
     } else {
-      h = hdr_of(rng_below(g, kEpA));
+      h = hb_ + hdr_of(rng_below(g, kEpA));
     }
     std::vector<Tok> v = {D(h), D(e), D(G.seq & 0xFF), D(G.seq >> 8)};
     G.seq++;
@@ -579,6 +591,7 @@ class Net {
   std::map<uint32_t, Expect> exp_;
   uint64_t grants_[kSw] = {}, loops_[kSw] = {};
   uint64_t bad_ = 0, stray_ = 0, made_ = 0, delivered_ = 0, delivered_x_ = 0;
+  uint32_t hb_ = 0;  // the header base of hop() (random runs: drawn in random_start)
 
  private:
   uint32_t ready(Ep &x) {
@@ -963,8 +976,9 @@ void t_bad(Net &n) {
 // The random runs' setup by mode (t_random), loaded, and every endpoint's source and readiness.
 void random_start(Net &n, uint32_t mode, c104_setup_t *su) {
   rng_t *g = &n.rng_;
+  n.hb_ = rng_below(g, 0x7C);
   for (uint32_t s = 0; s < kSw; s++) {
-    su[s] = net_setup(s);
+    su[s] = net_setup(s, n.hb_);
     su[s].rr = rng_below(g, 2);
     if (mode == 0) su[s].grp = ~((1u << 1) | (1u << 3));
     // Three switches in four: ports 6, 7 in the hunt group of 5, ports 10-31 in that of 9, so
@@ -974,8 +988,8 @@ void random_start(Net &n, uint32_t mode, c104_setup_t *su) {
       if (mode == 0 || (mode == 2 && rng_chance(g, 1, 2))) continue;
       su[s].port[p].rnd = 1;
       const uint32_t a = rng_below(g, kSw), b = rng_below(g, kSw);
-      su[s].port[p].rlo = kR0 + (rng_chance(g, 3, 4) ? 0 : std::min(a, b));
-      su[s].port[p].rhi = kR0 + (rng_chance(g, 3, 4) ? kSw - 1 : std::max(a, b));
+      su[s].port[p].rlo = n.hb_ + kR0 + (rng_chance(g, 3, 4) ? 0 : std::min(a, b));
+      su[s].port[p].rhi = n.hb_ + kR0 + (rng_chance(g, 3, 4) ? kSw - 1 : std::max(a, b));
       su[s].port[p].seed = rng_below(g, 0x10000);
     }
     // Any values where the switch does not look (§9.1, §11.2): the entries past cfg_nint, the
@@ -993,7 +1007,7 @@ void random_start(Net &n, uint32_t mode, c104_setup_t *su) {
   for (uint32_t e = 0; e < kEpN; e++) {
     Ep &x = n.ep_[e];
     x.gen.on = true;
-    x.gen.rate = e >= kEpA ? 200 + rng_below(g, 2000) : 1 + rng_below(g, rng_chance(g, 1, 4) ? 150 : 40);
+    x.gen.rate = e >= kEpA ? 20 + rng_below(g, 300) : 1 + rng_below(g, rng_chance(g, 1, 4) ? 150 : 40);
     x.gen.maxlen = rng_chance(g, 1, 4) ? rng_below(g, 4) : 40;
     x.gen.long_pm = rng_below(g, 30);
     x.gen.bad_pm = rng_below(g, 60);
