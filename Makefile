@@ -49,7 +49,7 @@ LOCKSTEP := $(VL_DIR)/Vdslink
 .PHONY: all deps lib run test coverage test-unit test-lockstep test-bp3 lint synth check-ports mutants \
         figures figures-doc figures-plot soak clean help lockstep bench reproduce test-c104-unit test-mp1-rm mutants-mp1-rm test-mp1-plane mutants-mp1-plane test-mp1-chip mutants-mp1-chip test-mp1-mesh mutants-mp1-mesh test-mp1-torus \
         test-mp1-awf2 check-ports-awf2 mutants-mp1-rm-awf2 test-c104 test-c104-bit mutants-c104 lockstep-c104 \
-        test-c104-net mutants-c104-net reproduce-c104 mutants-yosys mutants-yosys-all
+        test-c104-net mutants-c104-net reproduce-c104 mutants-yosys mutants-yosys-all mutants-yosys-rescore
 
 all: lib $(BUILD)/madpost $(LOCKSTEP)
 
@@ -78,6 +78,7 @@ help:
 	@echo "make mutants-yosys BLOCK=dslink|mp1_rm|mp1_plane|mp1_chip|c104|mp1_mesh|c104_net N=200 SEED=1"
 	@echo "                N Yosys netlist mutants (mcy flow) against the lockstep, survivors to a proof,"
 	@echo "                into build/ymut/BLOCK/ (mutants-yosys-all: every block; not in make test)"
+	@echo "make mutants-yosys-rescore BLOCK=...   the last run's survivors through the bench as it is now"
 	@echo "make soak       long random lockstep runs (SOAK_CYCLES, SOAK_SEEDS)"
 	@echo "make coverage   every lockstep under Verilator coverage with the tb/cov/ coverpoints, into"
 	@echo "               docs/coverage.md (make coverage-<block>: one block; not in make test)"
@@ -713,6 +714,12 @@ mutants-yosys: $(YMUT_BIN)
 
 mutants-yosys-all:
 	@set -e; for b in $(YMUT_BLOCKS); do $(MAKE) --no-print-directory mutants-yosys BLOCK=$$b; done
+
+# After new stimulus: the last run's survivors again, through the bench as it is now (same netlist;
+# scripts/ymut_rescore.sh), then the summary with the proofs' verdicts kept.
+mutants-yosys-rescore: $(YMUT_BIN)
+	@MADPOST_BACKDOOR_MAP=$(CURDIR)/$(YMUT_DIR)/backdoor.map scripts/ymut_rescore.sh $(YMUT_DIR) $(YMUT_BIN) $(ymut_runs_$(BLOCK))
+	@SEED=$(SEED) FORMAL_RESUME=1 YMUT_LIB="$(ymut_lib_$(BLOCK))" scripts/mutants_yosys.sh report $(YMUT_DIR) $(BLOCK) $(ymut_mod_$(BLOCK))
 
 # ---- Link figures -----------------------------------------------------------------------------------
 figures: $(BUILD)/madpost
