@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Reruns the survivors of a Yosys mutant run (scripts/mutants_yosys.sh run) through a bench built
-# since, on the same netlist: after new stimulus, only the survivors need the runs again. Each one
+# Reruns the unsettled survivors of a Yosys mutant run (scripts/mutants_yosys.sh run) through a
+# bench built since, on the same netlist: after new stimulus, only they need the runs again. Each one
 # killed now becomes "killed" in DIR/results.csv, its killing run marked "(rescore)"; the list of
 # what was rerun and when goes to DIR/rescore.txt. `mutants_yosys.sh report` then writes the
 # summary (FORMAL_RESUME=1 keeps the proofs' verdicts).
@@ -13,7 +13,8 @@ dir=$1 bin=$2; shift 2
 if r=$(killing_run "$bin" 0 "$@"); then
   echo "ymut_rescore: the unmutated netlist fails run '$r'; the flow is broken" >&2; exit 1
 fi
-mapfile -t surv < <(awk -F, '$2 == "survived" { print $1 }' "$dir/results.csv")
+# (not those a proof or tb/ymut_equivalent.txt has settled: the formal column says so)
+mapfile -t surv < <(awk -F, '$2 == "survived" && $4 !~ /^"?(proved|argued)/ { print $1 }' "$dir/results.csv")
 echo "rescore $(date -u +%FT%TZ): ${#surv[@]} survivors, ${#@} runs each" >> "$dir/rescore.txt"
 for k in "${surv[@]}"; do
   if r=$(killing_run "$bin" "$k" "$@"); then
