@@ -91,6 +91,7 @@ inline uint32_t nbr(uint32_t s, uint32_t p) { return p < 2 ? s ^ 1u : s ^ 2u; }
 // shifted up by the base b (0 in the directed cases; drawn per random run, so the tables' entries
 // take other values).
 int hop(uint32_t s, uint32_t h, uint32_t b) {
+  if (h >= 256) return 9;  // a 2-byte header above 255 (random runs): port 9's group, here
   if (h < b) return -1;
   h -= b;
   if (h < 16 * kSw) {
@@ -105,8 +106,9 @@ int hop(uint32_t s, uint32_t h, uint32_t b) {
   }
   return -1;
 }
-// hop() as an interval table (§9.1): one entry per run over [0, 255]; a last discard run left out.
-void build_table(uint32_t s, c104_setup_t *su, uint32_t b) {
+// hop() as an interval table (§9.1): one entry per run over [0, 255]; a last discard run left out,
+// unless `wide` (random runs) adds the entry of the 2-byte headers above 255 after it.
+void build_table(uint32_t s, c104_setup_t *su, uint32_t b, bool wide) {
   su->nint = 0;
   int cur = hop(s, 0, b);
   uint32_t e = 0;
@@ -122,12 +124,16 @@ void build_table(uint32_t s, c104_setup_t *su, uint32_t b) {
     }
     cur = v;
   }
+  if (wide) {
+    if (hop(s, 255, b) < 0) su->ival[e++] = {255, 0, 0};
+    su->ival[e++] = {0xFFFF, 9, 1};
+  }
   su->nint = e;
 }
-c104_setup_t net_setup(uint32_t s, uint32_t b = 0) {
+c104_setup_t net_setup(uint32_t s, uint32_t b = 0, bool wide = false) {
   c104_setup_t su;
   c104_setup_default(&su);
-  build_table(s, &su, b);
+  build_table(s, &su, b, wide);
   su.port[kLoop].del = 2;  // the loopback input strips the random header (§11.3)
   return su;
 }
@@ -513,11 +519,15 @@ class Net {
     uint32_t h;
     if (rng_chance(g, G.bad_pm, 1000)) {
       const uint32_t r = rng_below(g, hb_ ? 4 : 3);
-      h = r == 0   ? hb_ + 16 * rng_below(g, kSw) + rng_below(g, 5)  // an unused local port
+      // (from a 2-byte-header input only in its own switch: the next would read its first byte)
+      const uint32_t sw = su_[x.s].port[x.p].hdr2 ? x.s : rng_below(g, kSw);
+      h = r == 0   ? hb_ + 16 * sw + rng_below(g, 5)  // an unused local port
           : r == 1 ? hb_ + 64 + rng_below(g, 64)                     // a discard entry
           : r == 2 ? hb_ + 0x84 + rng_below(g, 0x7C - hb_)           // above the last entry
                    : rng_below(g, hb_);                              // below the first
-    } else if (e >= kEpA && rng_chance(g, 3, 4)) {
+    } else if (su_[x.s].port[x.p].hdr2 && rng_chance(g, 1, 2)) {
+      h = 0x100 + rng_below(g, 0xFF00);
+    } else if (e >= kEpA && (su_[x.s].port[x.p].hdr2 || rng_chance(g, 3, 4))) {
       // most of the other token ports' packets stay in their switch, to port 9's group (half),
       // 5's or 8's, so that many outputs of a group are busy at once
       const uint32_t j = rng_below(g, 4);
@@ -526,6 +536,7 @@ class Net {
       h = hb_ + hdr_of(rng_below(g, kEpA));
     }
     std::vector<Tok> v = {D(h), D(e), D(G.seq & 0xFF), D(G.seq >> 8)};
+    if (su_[x.s].port[x.p].hdr2) v[0] = D(h & 0xFF), v.insert(v.begin(), D(h >> 8));  // high byte first (§9.1)
     G.seq++;
     uint32_t len = rng_below(g, G.maxlen + 1);
     if (rng_chance(g, G.long_pm, 1000)) len = 100 + rng_below(g, 101);
@@ -547,8 +558,14 @@ class Net {
     if (!random_) return;
     if (R.size() < 5 || tend(R[1]) || tend(R[2]) || tend(R[3]))
       fatal("scoreboard: endpoint " + epname(e) + " received " + tstr(R) + ", not a packet of the sources");
-    const uint32_t key = tdata(R[1]) << 16 | tdata(R[3]) << 8 | tdata(R[2]);
-    auto it = exp_.find(key);
+    // source and sequence number after the header: 1 byte, or 2 from an input with hdr2 (the
+    // packet that matches at either place, byte for byte)
+    auto key_at = [&](size_t o) { return tdata(R[o]) << 16 | tdata(R[o + 2]) << 8 | tdata(R[o + 1]); };
+    auto it = exp_.find(key_at(1));
+    if ((it == exp_.end() || it->second.toks != R) && R.size() >= 6 && !tend(R[4])) {
+      auto it2 = exp_.find(key_at(2));
+      if (it2 != exp_.end() && it2->second.toks == R) it = it2;
+    }
     if (it == exp_.end())
       fatal("scoreboard: endpoint " + epname(e) + " received " + tstr(R) + ": not expected (again, or a bad header)");
     const uint32_t d = (uint32_t)it->second.dst, grp = su_[ep_sw(d)].grp;
@@ -978,13 +995,17 @@ void random_start(Net &n, uint32_t mode, c104_setup_t *su) {
   rng_t *g = &n.rng_;
   n.hb_ = rng_below(g, 0x7C);
   for (uint32_t s = 0; s < kSw; s++) {
-    su[s] = net_setup(s, n.hb_);
+    su[s] = net_setup(s, n.hb_, true);
     su[s].rr = rng_below(g, 2);
     if (mode == 0) su[s].grp = ~((1u << 1) | (1u << 3));
     // Three switches in four: ports 6, 7 in the hunt group of 5, ports 10-31 in that of 9, so
     // every token port is a sink as well as a source.
     if (rng_chance(g, 3, 4)) su[s].grp &= ~(0xFFFFFC00u | 3u << 6);
+    // One other token port in four takes 2-byte headers (and no universal routing): its packets
+    // stay in the switch, some with a header above 255 (the table's last entry: port 9's group).
+    for (uint32_t p = 10; p < kN; p++) su[s].port[p].hdr2 = rng_chance(g, 1, 4);
     for (uint32_t p = 5; p < kN; p++) {
+      if (su[s].port[p].hdr2) continue;
       if (mode == 0 || (mode == 2 && rng_chance(g, 1, 2))) continue;
       su[s].port[p].rnd = 1;
       const uint32_t a = rng_below(g, kSw), b = rng_below(g, kSw);
