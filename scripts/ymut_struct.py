@@ -113,7 +113,7 @@ def main():
         if (const is not None and ebit == const) or (mode == "cnot1" and k == "0") or (mode == "cnot0" and k == "1"):
             what = "the constant %s on %s[%d]" % (ebit, port, bit) if isinstance(ebit, str) else "%s[%d]" % (port, bit)
             print("proved equivalent (structural: %s drives %s%s)" %
-                  (typ, what, "" if k is None else ", the constant %s on its control bit %s" % (k, opt["ctrlbit"])))
+                  (typ, what, "" if k is None else "; the constant %s on its control bit %s" % (k, opt["ctrlbit"])))
         elif dead(c["connections"][port][bit]):
             print("proved equivalent (structural: nothing reads %s's %s[%d] here)" % (typ, port, bit))
         return
