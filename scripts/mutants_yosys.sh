@@ -24,6 +24,7 @@ set -euo pipefail
 gen() {
   local dir=$1 top=$2 mods=$3 n=$4 seed=$5 setup=$6 wparams=$7; shift 7
   mkdir -p "$dir"
+  rm -rf "$dir/struct"  # the structural proofs' elaborations of the last sample's design
   # One design with its hierarchy kept (base.il) serves the list, the netlist and the proofs, so
   # a mutate line's module and cell names are the same in all three.
   # YMUT_LIB: RTL read as black boxes (a network's chip or switch): the netlist leaves them out
