@@ -89,13 +89,14 @@ inline uint32_t nbr(uint32_t s, uint32_t p) { return p < 2 ? s ^ 1u : s ^ 2u; }
 
 // The next hop of header h at switch s (-1: discard): the tables of every test, every header
 // shifted up by the base b (0 in the directed cases; drawn per random run, so the tables' entries
-// take other values).
-int hop(uint32_t s, uint32_t h, uint32_t b) {
-  if (h >= 256) return 9;  // a 2-byte header above 255 (random runs): port 9's group, here
+// take other values); `wide` (random runs): headers for ports 20 and 26 and the 2-byte range too.
+int hop(uint32_t s, uint32_t h, uint32_t b, bool wide) {
+  if (h >= 256) return wide ? 9 : -1;  // a 2-byte header above 255: port 9's group, here
   if (h < b) return -1;
   h -= b;
   if (h < 16 * kSw) {
     const uint32_t d = h >> 4, loc = h & 15u;
+    if (d == s && wide && (loc == 12 || loc == 14)) return loc == 12 ? 20 : 26;  // more groups
     if (d == s) return (loc == 5 || loc == 8 || loc == 9) ? (int)loc : -1;
     return ((s ^ d) & 1u) ? 0 : 2;  // X first, then Y
   }
@@ -110,10 +111,10 @@ int hop(uint32_t s, uint32_t h, uint32_t b) {
 // unless `wide` (random runs) adds the entry of the 2-byte headers above 255 after it.
 void build_table(uint32_t s, c104_setup_t *su, uint32_t b, bool wide) {
   su->nint = 0;
-  int cur = hop(s, 0, b);
+  int cur = hop(s, 0, b, wide);
   uint32_t e = 0;
   for (uint32_t h = 1; h <= 256; h++) {
-    const int v = h < 256 ? hop(s, h, b) : -2;
+    const int v = h < 256 ? hop(s, h, b, wide) : -2;
     if (v == cur) continue;
     if (!(h == 256 && cur < 0)) {
       if (e >= 32) usage_error("table of switch " + std::to_string(s) + " needs more than 32 entries");
@@ -125,7 +126,7 @@ void build_table(uint32_t s, c104_setup_t *su, uint32_t b, bool wide) {
     cur = v;
   }
   if (wide) {
-    if (hop(s, 255, b) < 0) su->ival[e++] = {255, 0, 0};
+    if (hop(s, 255, b, wide) < 0) su->ival[e++] = {255, 0, 0};
     su->ival[e++] = {0xFFFF, 9, 1};
   }
   su->nint = e;
@@ -492,7 +493,7 @@ class Net {
   int route_ref(uint32_t s, std::vector<uint32_t> hdrs, uint64_t *grants, uint64_t *loops) {
     bool looped = false;
     for (int guard = 0; guard < 16; guard++) {
-      const int port = hop(s, hdrs.front(), hb_);
+      const int port = hop(s, hdrs.front(), hb_, random_);
       if (port < 0) return -1;
       grants[s]++;
       if (looped) loops[s]++;  // granted at the loopback input (cnt_pkt[4])
@@ -530,8 +531,8 @@ class Net {
     } else if (e >= kEpA && (su_[x.s].port[x.p].hdr2 || rng_chance(g, 3, 4))) {
       // most of the other token ports' packets stay in their switch, to port 9's group (half),
       // 5's or 8's, so that many outputs of a group are busy at once
-      const uint32_t j = rng_below(g, 4);
-      h = hb_ + hdr_of(3 * x.s + (j < 2 ? 2 : j - 2));
+      static const uint32_t kLoc[8] = {9, 9, 9, 5, 8, 12, 12, 14};  // ports 9, 5, 8, 20, 26
+      h = hb_ + 16 * x.s + kLoc[rng_below(g, 8)];
     } else {
       h = hb_ + hdr_of(rng_below(g, kEpA));
     }
@@ -998,9 +999,10 @@ void random_start(Net &n, uint32_t mode, c104_setup_t *su) {
     su[s] = net_setup(s, n.hb_, true);
     su[s].rr = rng_below(g, 2);
     if (mode == 0) su[s].grp = ~((1u << 1) | (1u << 3));
-    // Three switches in four: ports 6, 7 in the hunt group of 5, ports 10-31 in that of 9, so
-    // every token port is a sink as well as a source.
-    if (rng_chance(g, 3, 4)) su[s].grp &= ~(0xFFFFFC00u | 3u << 6);
+    // Three switches in four: ports 6, 7 in the hunt group of 5, 10-19 in that of 9, 21-25 in that
+    // of 20, 27-31 in that of 26 (local headers 16 s + 12 and + 14 name 20 and 26 in random runs),
+    // so every token port is a sink as well as a source.
+    if (rng_chance(g, 3, 4)) su[s].grp = (su[s].grp & ~(0xFFFFFC00u | 3u << 6)) | 1u << 20 | 1u << 26;
     // One other token port in four takes 2-byte headers (and no universal routing): its packets
     // stay in the switch, some with a header above 255 (the table's last entry: port 9's group).
     for (uint32_t p = 10; p < kN; p++) su[s].port[p].hdr2 = rng_chance(g, 1, 4);
