@@ -10,8 +10,8 @@
 // Switch s = x + 2y; per switch: ports 0-1 two links to the X neighbour (s ^ 1), 2-3 two links to
 // the Y neighbour (s ^ 2), 4 a loopback (universal routing, §11.3), 5 a bit-level endpoint (a C
 // dslink end with a packet source and sink), 8 and 9 token-level endpoints, every other port a
-// token-level endpoint the random runs use (a source; a sink in the hunt group of 5 or 9) and the
-// directed cases leave idle. Node header of endpoint port e of switch s: 16 s + e; random headers
+// token-level endpoint the random runs use (a source; a sink in the hunt group of 5, 9, 20 or 26)
+// and the directed cases leave idle. Node header of endpoint port e of switch s: 16 s + e; random headers
 // kR0 + s name switch s as the intermediate destination. Tables: X then Y on the A links (0, 2)
 // for node headers, on the B links (1, 3) for random headers, the loopback for a switch's own
 // random header; everything else is a discard.
@@ -60,7 +60,7 @@ constexpr uint32_t kWired = 0x1Fu;  // ports 0-4: links and the loopback (tb/c10
 constexpr uint32_t kLoop = 4;
 // Endpoints 0 .. kEpA - 1: ports 5, 8, 9 of each switch (3 s + j), the ones headers name; then
 // kEpX per switch on every other token port (kEpA + kEpX s + k), which the random runs use as
-// sources and, as members of hunt groups led by 5 and 9, as sinks.
+// sources and, as members of hunt groups led by 5, 9, 20 and 26, as sinks.
 constexpr uint32_t kEpPort[3] = {5, 8, 9};
 constexpr uint32_t kEpA = kSw * 3;
 constexpr uint32_t kEpX = 24;  // ports 6, 7, 10 .. 31
@@ -529,8 +529,8 @@ class Net {
     } else if (su_[x.s].port[x.p].hdr2 && rng_chance(g, 1, 2)) {
       h = 0x100 + rng_below(g, 0xFF00);
     } else if (e >= kEpA && (su_[x.s].port[x.p].hdr2 || rng_chance(g, 3, 4))) {
-      // most of the other token ports' packets stay in their switch, to port 9's group (half),
-      // 5's or 8's, so that many outputs of a group are busy at once
+      // most of the other token ports' packets stay in their switch, to the group of port 9 (3 in
+      // 8), 5, 8, 20 (2 in 8) or 26, so that many outputs of a group are busy at once
       static const uint32_t kLoc[8] = {9, 9, 9, 5, 8, 12, 12, 14};  // ports 9, 5, 8, 20, 26
       h = hb_ + 16 * x.s + kLoc[rng_below(g, 8)];
     } else {
@@ -740,7 +740,7 @@ class Net {
   uint32_t events(uint32_t s, uint32_t k, uint32_t i) const {
     const uint32_t v = (st_[s].r.*kSlF[k])[i];
     if (!walking_) return v;
-    return (v - added_[(size_t)s * (kSlCnt * kN + 8 * kBitPorts) + i * kSlCnt + k]) & 0xFFFFu;
+    return (v - added_[(size_t)s * (kSlCnt * kN + dslinktb::kNCounters * kBitPorts) + i * kSlCnt + k]) & 0xFFFFu;
   }
 
  private:
