@@ -469,8 +469,9 @@ test-c104-net: $(C104N_LOCKSTEP)
 	@set -e; for s in $(C104N_SEEDS); do $(C104N_LOCKSTEP) --test random --seed $$s --cycles $(C104N_CYCLES) | tail -2; done
 
 # A few RTL mutants the network lockstep must kill (tb/c104_net_mutants.txt; not in make test).
+# The runs of test-c104-net, so a mutant is killed or not by what make test runs.
 C104N_MUT_RUNS := $(foreach t,$(C104N_DIRECTED),'--test $(t)') \
-                  $(foreach s,1 2 3,'--test random --seed $(s) --cycles 8000')
+                  $(foreach s,$(C104N_SEEDS),'--test random --seed $(s) --cycles $(C104N_CYCLES)')
 $(C104N_MUT_DIR)/Vc104net: tb/c104_net_mutants.txt $(BUILD)/mutgen $(C104N_TB_DEPS) $(C104N_RTL)
 	@mkdir -p $(C104N_MUT_DIR)/rtl
 	$(BUILD)/mutgen tb/c104_net_mutants.txt $(C104N_MUT_DIR)/rtl $(C104_RTL)

@@ -60,7 +60,7 @@ constexpr uint32_t kWired = 0x1Fu;  // ports 0-4: links and the loopback (tb/c10
 constexpr uint32_t kLoop = 4;
 // Endpoints 0 .. kEpA - 1: ports 5, 8, 9 of each switch (3 s + j), the ones headers name; then
 // kEpX per switch on every other token port (kEpA + kEpX s + k), which the random runs use as
-// sources and, as members of hunt groups led by 5, 9, 20 and 26, as sinks.
+// sources and, as members of hunt groups led by 5, 9, 20 and 26, or 5, 9, 11, 20 and 28, as sinks.
 constexpr uint32_t kEpPort[3] = {5, 8, 9};
 constexpr uint32_t kEpA = kSw * 3;
 constexpr uint32_t kEpX = 24;  // ports 6, 7, 10 .. 31
@@ -89,14 +89,16 @@ inline uint32_t nbr(uint32_t s, uint32_t p) { return p < 2 ? s ^ 1u : s ^ 2u; }
 
 // The next hop of header h at switch s (-1: discard): the tables of every test, every header
 // shifted up by the base b (0 in the directed cases; drawn per random run, so the tables' entries
-// take other values); `wide` (random runs): headers for ports 20 and 26 and the 2-byte range too.
+// take other values); `wide` (random runs): headers for ports 20, 11, 26, 28 (local 12-15) and the
+// 2-byte range too.
 int hop(uint32_t s, uint32_t h, uint32_t b, bool wide) {
   if (h >= 256) return wide ? 9 : -1;  // a 2-byte header above 255: port 9's group, here
   if (h < b) return -1;
   h -= b;
   if (h < 16 * kSw) {
     const uint32_t d = h >> 4, loc = h & 15u;
-    if (d == s && wide && (loc == 12 || loc == 14)) return loc == 12 ? 20 : 26;  // more groups
+    static const int kWide[4] = {20, 11, 26, 28};  // more groups, whichever layout (random_start)
+    if (d == s && wide && loc >= 12) return kWide[loc - 12];
     if (d == s) return (loc == 5 || loc == 8 || loc == 9) ? (int)loc : -1;
     return ((s ^ d) & 1u) ? 0 : 2;  // X first, then Y
   }
@@ -529,10 +531,10 @@ class Net {
     } else if (su_[x.s].port[x.p].hdr2 && rng_chance(g, 1, 2)) {
       h = 0x100 + rng_below(g, 0xFF00);
     } else if (e >= kEpA && (su_[x.s].port[x.p].hdr2 || rng_chance(g, 3, 4))) {
-      // most of the other token ports' packets stay in their switch, to the group of port 9 (3 in
-      // 8), 5, 8, 20 (2 in 8) or 26, so that many outputs of a group are busy at once
-      static const uint32_t kLoc[8] = {9, 9, 9, 5, 8, 12, 12, 14};  // ports 9, 5, 8, 20, 26
-      h = hb_ + 16 * x.s + kLoc[rng_below(g, 8)];
+      // most of the other token ports' packets stay in their switch, to the group of port 9, 5, 8,
+      // 20, 11, 26 or 28 (some the same group), so that many outputs of a group are busy at once
+      static const uint32_t kLoc[12] = {9, 9, 9, 5, 8, 12, 12, 14, 13, 13, 15, 15};
+      h = hb_ + 16 * x.s + kLoc[rng_below(g, 12)];
     } else {
       h = hb_ + hdr_of(rng_below(g, kEpA));
     }
@@ -991,18 +993,44 @@ void t_bad(Net &n) {
   n.drain();
 }
 
+// Every configuration register of every switch through both values of each bit, before any packet:
+// a random setup, then its complement (each field modulo its width), compared register by register.
+// A fault that couples two configuration bits (one flips the other) shows here whatever the real
+// tables hold, where a random run's table alone leaves most high bits of its entries at 0.
+void scramble_cfg(Net &n) {
+  auto r = [&n] { return (uint32_t)rng_next(&n.rng_); };
+  c104_setup_t x[kSw];
+  for (c104_setup_t &c : x) {
+    for (auto &p : c.port) p = {r(), r(), r(), r(), r(), r()};
+    for (auto &v : c.ival) v = {r(), r(), r()};
+    c.nint = r(), c.grp = r(), c.rr = r();
+  }
+  n.load(x);
+  for (c104_setup_t &c : x) {
+    for (auto &p : c.port) p = {~p.hdr2, ~p.del, ~p.rnd, ~p.rlo, ~p.rhi, ~p.seed};
+    for (auto &v : c.ival) v = {~v.hi, ~v.port, ~v.valid};
+    c.nint = ~c.nint, c.grp = ~c.grp, c.rr = ~c.rr;
+  }
+  n.load(x);
+}
+
 // The random runs' setup by mode (t_random), loaded, and every endpoint's source and readiness.
 void random_start(Net &n, uint32_t mode, c104_setup_t *su) {
   rng_t *g = &n.rng_;
+  scramble_cfg(n);
   n.hb_ = rng_below(g, 0x7C);
   for (uint32_t s = 0; s < kSw; s++) {
     su[s] = net_setup(s, n.hb_, true);
     su[s].rr = rng_below(g, 2);
     if (mode == 0) su[s].grp = ~((1u << 1) | (1u << 3));
-    // Three switches in four: ports 6, 7 in the hunt group of 5, 10-19 in that of 9, 21-25 in that
-    // of 20, 27-31 in that of 26 (local headers 16 s + 12 and + 14 name 20 and 26 in random runs),
-    // so every token port is a sink as well as a source.
-    if (rng_chance(g, 3, 4)) su[s].grp = (su[s].grp & ~(0xFFFFFC00u | 3u << 6)) | 1u << 20 | 1u << 26;
+    // Three switches in four: ports 6, 7 in the hunt group of 5, and either 10-19 in that of 9,
+    // 21-25 in that of 20, 27-31 in that of 26, or 10 in that of 9, 12-19 in that of 11, 21-27 in
+    // that of 20, 29-31 in that of 28 (local headers 16 s + 12..15 name 20, 11, 26, 28 in random
+    // runs), so every token port is a sink as well as a source, and groups start at even and odd
+    // ports, in a group's middle or at its head.
+    if (rng_chance(g, 3, 4))
+      su[s].grp = (su[s].grp & ~(0xFFFFFC00u | 3u << 6)) | 1u << 20 |
+                  (rng_chance(g, 1, 2) ? 1u << 26 : 1u << 11 | 1u << 28);
     // One other token port in four takes 2-byte headers (and no universal routing): its packets
     // stay in the switch, some with a header above 255 (the table's last entry: port 9's group).
     for (uint32_t p = 10; p < kN; p++) su[s].port[p].hdr2 = rng_chance(g, 1, 4);
@@ -1081,11 +1109,14 @@ void t_random(Net &n) {
     if (n.cyc_ - last > 10000) n.fatal("traffic stopped: nothing moved for 10000 cycles" + n.pending());
   }
   random_end_checks(n);
-  std::printf("c104net: mode %u (%s), rr %u%u%u%u: %" PRIu64 " packets, %" PRIu64 " delivered (%" PRIu64
+  // the token ports' groups per switch: '-' each its own, 'a' led by 9, 20, 26, 'b' by 9, 11, 20, 28
+  char lay[kSw + 1] = {};
+  for (uint32_t s = 0; s < kSw; s++) lay[s] = (su[s].grp >> 10) & 1u ? '-' : (su[s].grp >> 11) & 1u ? 'b' : 'a';
+  std::printf("c104net: mode %u (%s), rr %u%u%u%u, groups %s: %" PRIu64 " packets, %" PRIu64 " delivered (%" PRIu64
               " at hunt-group members), %" PRIu64 " bad, %" PRIu64 " stray; loopback passes %" PRIu64 " %" PRIu64
               " %" PRIu64 " %" PRIu64 "; %" PRIu64 " counter carries walked\n",
               mode, mode == 0 ? "hunt groups" : mode == 1 ? "universal" : "universal on some inputs",
-              su[0].rr, su[1].rr, su[2].rr, su[3].rr, n.made_, n.delivered_, n.delivered_x_, n.bad_, n.stray_,
+              su[0].rr, su[1].rr, su[2].rr, su[3].rr, lay, n.made_, n.delivered_, n.delivered_x_, n.bad_, n.stray_,
               n.loops_[0], n.loops_[1], n.loops_[2], n.loops_[3], n.carries());
 }
 
