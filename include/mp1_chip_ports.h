@@ -48,23 +48,29 @@
 #define MP1_CHIP_REGS(X) \
   X(rca_own, 4)          \
   X(rca_last, 3)         \
+  X(rca_pos, 2)          \
   X(pba_own, 4)          \
   X(pba_last, 3)         \
+  X(pba_pos, 2)          \
   X(inj_cur, 2)          \
   X(inj_tgt, 3)          \
   X(inj_dat, 3)          \
   X(inj_fseg, 1)         \
   X(inj_last, 1)         \
+  X(inj_fork, 1)         \
+  X(inj_hc, 3)           \
   X(inj_if_st, 3)        \
   X(inj_if_ic, 2)        \
   X(inj_if_iseg, 1)      \
   X(inj_if_sel, 8)       \
   X(inj_if_sok, 1)       \
+  X(inj_if_sx, 1)        \
   X(inj_pb_st, 3)        \
   X(inj_pb_ic, 2)        \
   X(inj_pb_iseg, 1)      \
   X(inj_pb_sel, 8)       \
   X(inj_pb_sok, 1)       \
+  X(inj_pb_sx, 1)        \
   X(cnt_inj_msgs, 16)    \
   X(cnt_sel_bad, 16)     \
   X(cnt_inj_drop, 16)    \

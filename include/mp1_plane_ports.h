@@ -42,6 +42,8 @@
   X(inj_x_free, 1)           \
   X(inj_y_own, 1)            \
   X(inj_y_free, 1)           \
+  X(inj_x_keep, 1)           \
+  X(inj_y_keep, 1)           \
   X(rmx_rc_dat, 3)           \
   X(rmx_rc_req, 1)           \
   X(rmx_pb_dat, 3)           \
@@ -55,6 +57,8 @@
   MP1_RM_REGS_P(X, rmx_)   \
   MP1_RM_REGS_P(X, rmy_)   \
   X(arbx_own, 2)           \
-  X(arby_own, 2)
+  X(arbx_pos, 2)           \
+  X(arby_own, 2)           \
+  X(arby_pos, 2)
 
 #endif

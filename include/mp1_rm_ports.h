@@ -1,4 +1,4 @@
-/* The one port list of the MP1 routing machine (docs/mp1.md §8): inputs, outputs and
+/* The one port list of the MP1 routing machine (docs/mp1_draft4.md §3; docs/mp1.md §8 for draft 3): inputs, outputs and
  * architectural registers, as X(name, width); RTL names name_i, name_o, name_q, dbg_name_o.
  * Widths that depend on the address flits per word are the tokens MP1_AWB, MP1_AWR (§14). */
 #ifndef MADPOST_MP1_RM_PORTS_H
@@ -13,7 +13,6 @@
   X(oneg, 1)             \
   X(edge, 1)             \
   X(oedge, 1)            \
-  X(ot_first, 1)         \
   X(in_dat, 3)           \
   X(st_own, 1)           \
   X(st_free, 1)          \
@@ -37,33 +36,53 @@
   X(rc_dat, 3)            \
   X(rc_req, 1)            \
   X(pb_dat, 3)            \
-  X(pb_req, 1)
+  X(pb_req, 1)            \
+  X(err, 1)
 
-/* Registers, with a name prefix for the planes that hold two machines (P may be empty). */
+/* Registers (docs/mp1_draft4.md §3.1), with a name prefix for the planes that hold two machines
+ * (P may be empty). */
 #define MP1_RM_REGS_P(X, P) \
-  X(P##rm_st, 3) \
   X(P##ic, 2) \
   X(P##isr, 5) \
   X(P##iseg, 1) \
   X(P##ifl, 6) \
   X(P##ihd, 2) \
   X(P##iwf, 1) \
-  X(P##a1, MP1_AWR) \
-  X(P##a2, MP1_AWR) \
-  X(P##vpend, 1) \
-  X(P##route, 4) \
-  X(P##rnew, 1) \
-  X(P##adapt_ok, 1) \
+  X(P##idis, 1) \
   X(P##wp, 7) \
+  X(P##f_val, 1) \
+  X(P##f_in, 1) \
+  X(P##f_drop, 1) \
+  X(P##f_cut, 1) \
+  X(P##f_dec, 1) \
+  X(P##f_vpend, 1) \
+  X(P##f_rnew, 1) \
+  X(P##f_adapt, 1) \
+  X(P##f_base, 7) \
+  X(P##f_a1, MP1_AWR) \
+  X(P##f_a2, MP1_AWR) \
+  X(P##f_route, 4) \
+  X(P##b_val, 1) \
+  X(P##b_in, 1) \
+  X(P##b_drop, 1) \
+  X(P##b_cut, 1) \
+  X(P##b_dec, 1) \
+  X(P##b_vpend, 1) \
+  X(P##b_rnew, 1) \
+  X(P##b_adapt, 1) \
+  X(P##b_base, 7) \
+  X(P##b_a1, MP1_AWR) \
+  X(P##b_a2, MP1_AWR) \
+  X(P##b_route, 4) \
+  X(P##cs_st, 2) \
+  X(P##cs_ot, 2) \
+  X(P##cs_rc, 2) \
+  X(P##cs_pb, 2) \
   X(P##rp_st, 7) \
   X(P##rp_ot, 7) \
   X(P##rp_rc, 7) \
   X(P##rp_pb, 7) \
-  X(P##act, 4) \
   X(P##swap, 1) \
-  X(P##segend, 1) \
-  X(P##ended, 1) \
-  X(P##bcut, 1) \
   X(P##stop, 1) \
   X(P##st_dat, 3) \
   X(P##ot_dat, 3) \
