@@ -49,7 +49,8 @@ LOCKSTEP := $(VL_DIR)/Vdslink
 .PHONY: all deps lib run test coverage test-unit test-lockstep test-bp3 lint synth check-ports mutants \
         figures figures-doc figures-plot soak clean help lockstep bench reproduce test-c104-unit test-mp1-rm mutants-mp1-rm test-mp1-plane mutants-mp1-plane test-mp1-chip mutants-mp1-chip test-mp1-mesh mutants-mp1-mesh test-mp1-torus \
         test-mp1-awf2 check-ports-awf2 mutants-mp1-rm-awf2 test-c104 test-c104-bit mutants-c104 lockstep-c104 \
-        test-c104-net mutants-c104-net reproduce-c104 mutants-yosys mutants-yosys-all mutants-yosys-rescore
+        test-c104-net mutants-c104-net reproduce-c104 mutants-yosys mutants-yosys-all mutants-yosys-rescore \
+        check-paper
 
 all: lib $(BUILD)/madpost $(LOCKSTEP)
 
@@ -87,6 +88,9 @@ help:
 	@echo "make reproduce  seed 004's results with the simulator: docs/results/, docs/results.md"
 	@echo "make reproduce-c104  seeds 000/002 on the C104 networks: docs/results/c104_*, docs/results.md"
 	@echo "                (QUICK=1: a small run into build/results-quick)"
+	@echo "make check-paper     assert seed 004's figures (transpose period, saturation loads, busiest"
+	@echo "                channel, broadcast, local traffic, channel load) on fixed-seed runs: the gate of"
+	@echo "                issue 14, about a minute; currently FAILS (docs/results.md); not in make test"
 	@echo "make figures    measure the link figures and print them (figures-doc: into docs/dslink.md,"
 	@echo "                figures-plot: PNG and SVG plots under build/plots/)"
 	@echo "DSLINK_RTL=... DSLINK_TOP=... DSLINK_PARAMS=... DSLINK_CMP_REGS=0|1  select the RTL"
@@ -762,6 +766,12 @@ reproduce-c104: $(BUILD)/madpost
 	@if [ "$(QUICK)" = 1 ]; then MADPOST=$(BUILD)/madpost QUICK=1 OUT=$(BUILD)/results-quick-c104 \
 	  MD=/dev/null scripts/reproduce_c104.sh > $(BUILD)/results-quick-c104.md; \
 	  else MADPOST=$(BUILD)/madpost scripts/reproduce_c104.sh; fi
+
+# Seed 004's figures asserted on fixed-seed runs (scripts/check_paper.sh, docs/results.md "make
+# check-paper"): the gate of issue 14, which the model does not meet yet, so not part of make test.
+# Raw outputs in $(BUILD)/check-paper.
+check-paper: $(BUILD)/madpost
+	@MADPOST=$(BUILD)/madpost OUT=$(BUILD)/check-paper scripts/check_paper.sh
 
 # ---- Top-level jobs ------------------------------------------------------------------------------
 run: deps

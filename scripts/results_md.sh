@@ -275,6 +275,16 @@ for f in "$d"/*.png; do
   case $b in fig*) echo "- [$b]($rel/$b.png) ([svg]($rel/$b.svg))" ;; esac
 done
 
+# The "make check-paper" section is written by hand from scripts/check_paper.sh's output; keep it.
+echo
+echo "<!-- check-paper:begin -->"
+if [ -n "$old" ] && [ -f "$old" ] && grep -q "<!-- check-paper:begin -->" "$old"; then
+  awk '/<!-- check-paper:end -->/ { on = 0 } on { print } /<!-- check-paper:begin -->/ { on = 1 }' "$old"
+else
+  echo "(The \`make check-paper\` section: scripts/check_paper.sh's checks and their last results.)"
+fi
+echo "<!-- check-paper:end -->"
+
 # The C104 section is written by scripts/reproduce_c104.sh; keep what is there.
 echo
 echo "<!-- c104:begin -->"
