@@ -35,18 +35,31 @@ using mp1stim::seg;
 
 namespace {
 
-// A source of the injection controller (docs/mp1.md §11.3): selection segment, then the message;
-// a segment starts only after seeing stop low and an idle chunk, except for rare deliberate
-// violations. Chunks come from a register: the next one is chosen after this cycle's eval.
+// A source of the injection controller (docs/mp1.md §11.3, docs/mp1_draft4.md §10): a selection
+// segment, then the message, whose first segment may follow the selection's EOS directly, as a
+// later segment may follow an EOS (E); a message's first segment otherwise starts after an idle
+// chunk. In the window after an EOM (draft 4 §10.2) a message to the same output goes without a
+// selection. Segments start only after seeing stop low, except for rare deliberate violations.
+// Chunks come from a register: the next one is chosen after this cycle's eval.
 struct Sender {
   Source src;
   std::deque<std::deque<uint8_t>> segs;
   size_t pos = 0;
   bool in_seg = false;
   uint32_t dat = 0, wait = 0, rate = 40;
-  uint64_t msgs = 0, violations = 0;
+  uint64_t msgs = 0, violations = 0, windows = 0, forks = 0;
   bool scripted = false, force_violation = false;  // directed cases
+  bool cont = false;        // the next segment in segs belongs to the message (or selection) sent
+  int last_tgt = -1;        // {plane, dim} of the last message sent, -1 after a forked one
 
+  // The message's segments after its selection (the Source's random message).
+  void body() {
+    src.new_message();
+    segs.push_back(src.q);
+    for (auto &x : src.segs) segs.push_back(x);
+    src.q.clear();
+    src.segs.clear();
+  }
   void new_message(const mp1_chip_in_t &in) {
     rng_t *g = &src.rng;
     uint32_t plane = rng_below(g, 4), dim = rng_below(g, 2);
@@ -58,44 +71,51 @@ struct Sender {
     }
     uint32_t sel = mp1_sel_flit(in.chip, plane, dim);
     const uint32_t r = rng_below(g, 100);
+    bool fork = false;
     if (r < 4) sel = mp1_sel_flit(in.chip ^ (1 + rng_below(g, 7)), plane, dim);  // another chip's
-    else if (r < 7) sel |= 1 + rng_below(g, 3);                                  // reserved bits
+    else if (r < 7) sel |= 1 | (rng_below(g, 2) << 1);                           // reserved bit 0
+    else if (r < 19) sel |= 2, fork = true;  // a fork (draft 4 §10.3); with dim 1 a bad selection
     std::deque<uint8_t> s;
     src.flit(s, sel);
-    s.push_back(r >= 7 && r < 9 ? 2 : 1);  // now and then EOM instead of EOS (a bad selection)
+    s.push_back(r >= 19 && r < 21 ? 2 : 1);  // now and then EOM instead of EOS (a bad selection)
     segs.clear();
     segs.push_back(s);
-    if (s.back() == 1) {
-      src.new_message();
-      segs.push_back(src.q);
-      for (auto &x : src.segs) segs.push_back(x);
-      src.q.clear();
-      src.segs.clear();
-    }
+    if (s.back() == 1) body();
+    forks += fork;
+    last_tgt = fork ? -1 : (int)(plane << 1 | dim);
     msgs++;
+  }
+  void send_first(uint32_t *next) {
+    in_seg = true, pos = 0;
+    *next = segs.front()[pos++];
+    if (pos == segs.front().size()) segs.pop_front(), in_seg = false;
   }
 
   void step(uint32_t stop, const mp1_chip_in_t &in) {
     uint32_t next = 0;
     if (in_seg) {
       next = segs.front()[pos++];
-      if (pos == segs.front().size()) segs.pop_front(), in_seg = false;
+      if (pos == segs.front().size()) segs.pop_front(), in_seg = false, cont = next == 1;
     } else if (!segs.empty()) {
-      const bool may = !stop && dat == 0;
+      const bool may = !stop && (dat == 0 || (dat == 1 && cont));
       const bool violate = !may && (scripted ? force_violation : rng_chance(&src.rng, 1, 400));
       if (may || violate) {
         violations += violate;
-        in_seg = true, pos = 0;
-        next = segs.front()[pos++];
-        if (pos == segs.front().size()) segs.pop_front(), in_seg = false;
+        send_first(&next);
       }
     } else if (scripted) {
+    } else if (dat == 2 && !stop && last_tgt >= 0 && rng_chance(&src.rng, 1, 2)) {
+      body();  // the window: the next message to the same output, no selection
+      windows++;
+      msgs++;
+      send_first(&next);
     } else if (wait) {
       wait--;
     } else if (rng_chance(&src.rng, 1, rate)) {
       new_message(in);
       wait = rng_below(&src.rng, 30);
     }
+    if (next == 2 || (dat == 2 && next == 0)) cont = false;
     dat = next;
   }
 };

@@ -622,7 +622,7 @@ class Tb {
 
   // What holds what when the mesh stops (a deadlock report).
   void dump_busy() const {
-    static const char *stn[] = {"IDLE", "PASS", "HOLD", "EMIT", "WAIT", "DROP", "?", "?"};
+    static const char *csn[] = {"off", "wait", "run", "next"};
     for (uint32_t n = 0; n < kN; n++) {
       const mp1_chip_state_t *c = &m_.chip[n];
       std::printf("  node %u (%u,%u): rca_own %u pba_own %u inj cur %u tgt %u if_st %u pb_st %u "
@@ -631,10 +631,12 @@ class Tb {
       for (uint32_t j = 0; j < 8; j++) {
         const mp1_plane_state_t *pl = &c->pl[j >> 1];
         const mp1_rm_regs_t *r = (j & 1u) ? &pl->rmy.r : &pl->rmx.r;
-        if (r->rm_st == 0 && !r->ended) continue;
-        std::printf("    p%u rm%c %s route %x act %x a1 %02x a2 %02x wp %u stop %u ended %u | arbx %u arby %u\n",
-                    j >> 1, (j & 1u) ? 'y' : 'x', stn[r->rm_st & 7u], r->route, r->act, r->a1, r->a2,
-                    r->wp, r->stop, r->ended, pl->arbx_own, pl->arby_own);
+        if (!r->f_val && !r->b_val) continue;
+        std::printf("    p%u rm%c F route %x in %u drop %u a1 %02x a2 %02x st %s ot %s rc %s pb %s | "
+                    "B %u route %x | wp %u stop %u | arbx %u arby %u\n",
+                    j >> 1, (j & 1u) ? 'y' : 'x', r->f_route, r->f_in, r->f_drop, r->f_a1, r->f_a2,
+                    csn[r->cs_st & 3u], csn[r->cs_ot & 3u], csn[r->cs_rc & 3u], csn[r->cs_pb & 3u],
+                    r->b_val, r->b_route, r->wp, r->stop, pl->arbx_own, pl->arby_own);
       }
     }
   }

@@ -30,6 +30,7 @@ using mp1stim::Arb;
 using mp1stim::Source;
 using mp1stim::Seg;
 using mp1stim::cf;
+using mp1stim::rm_empty;
 using mp1stim::eqs;
 using mp1stim::kAwf;
 using mp1stim::seg;
@@ -298,7 +299,6 @@ class Tb {
     in_.oneg = rng_below(&g_, 2);
     in_.edge = rng_chance(&g_, 1, 6);
     in_.oedge = rng_chance(&g_, 1, 6);
-    in_.ot_first = rng_below(&g_, 2);
     src_.pos = in_.pos, src_.opos = in_.opos, src_.neg = in_.neg, src_.oneg = in_.oneg;
     arb_[0].me_first = true;  // straight: this machine first
     for (int k = 1; k < 4; k++) arb_[k].me_first = false;
@@ -325,12 +325,12 @@ class Tb {
       for (; c < dc_->cycles && quiet < 100; c++) {
         cycle(c);
         const bool done = !dc_->msgs.empty() && msg_i_ == dc_->msgs.size() &&
-                          src_.q.empty() && src_.segs.empty() && m_.r.rm_st == MP1_RM_IDLE;
+                          src_.q.empty() && src_.segs.empty() && rm_empty(m_.r);
         quiet = done ? quiet + 1 : 0;
       }
       h_.close();
       std::string err = dc_->check ? dc_->check(m_.r) : "";
-      err += eqs("state at the end (IDLE)", m_.r.rm_st, MP1_RM_IDLE);
+      err += eqs("machine empty at the end (no front or back message)", rm_empty(m_.r), 1);
       err += eqs("messages fed", msg_i_, dc_->msgs.size());
       if (!err.empty()) {
         std::printf("mp1_rm: FAILED %s: %s\n", dc_->name, err.c_str());
@@ -377,6 +377,12 @@ class Tb {
     mp1_rm_next_t nx;
     mp1_rm_eval(&cfg_, &m_, &in_, &mo, &nx);
     collect(mo);
+    if (mo.err) {  // the buffer invariant (docs/mp1_draft4.md §6), whichever side computed it
+      h_.flush();
+      std::printf("mp1_rm: FAILED seed %" PRIu64 " at cycle %" PRIu64 ": buffer invariant (err)\n",
+                  o_.seed, c);
+      std::exit(1);
+    }
     if (h_.check(c)) {
       h_.flush();
       std::printf("mp1_rm: FAILED seed %" PRIu64 " at cycle %" PRIu64 "\n", o_.seed, c);
@@ -397,7 +403,7 @@ class Tb {
   // Sweep cases: the next message once the machine is in IDLE and the input quiet, at its node.
   void feed(uint64_t c) {
     if (msg_i_ >= dc_->msgs.size() || !src_.q.empty() || !src_.segs.empty() || src_.gap ||
-        m_.r.rm_st != MP1_RM_IDLE)
+        !rm_empty(m_.r))
       return;
     const RmMsg &m = dc_->msgs[msg_i_++];
     in_.pos = m.pos, in_.opos = m.opos, in_.neg = m.neg, in_.oneg = m.oneg;

@@ -34,6 +34,7 @@ struct Source {
   bool nest = false;
   uint32_t nest_sel = 0;
   bool scripted = false;  // directed cases: send only the segments given, make up nothing
+  uint32_t seen_stop = 1;  // the receiver's stop as this sender saw it in the previous cycle
 
   void flit(std::deque<uint8_t> &d, uint32_t b) {
     d.push_back((uint8_t)(4u | ((b >> 6) & 3u)));
@@ -144,15 +145,13 @@ struct Source {
     q = all[0];
     for (size_t i = 1; i < all.size(); i++) segs.push_back(all[i]);
   }
-  // The chunk for this cycle; a segment starts only while stop is low (§2.4).
-  uint8_t next(uint32_t stop) {
-    if (!q.empty()) {
-      uint8_t c = q.front();
-      q.pop_front();
-      // At least one idle chunk between segments and messages (docs/mp1.md §2.2).
-      if (q.empty()) gap = 1 + (rng_below(&rng, 4) ? rng_below(&rng, 8) : rng_below(&rng, 80));
-      return c;
-    }
+  // The chunk for this cycle, given the receiver's `stop` register in this cycle. A segment starts
+  // only if `stop` was low in the previous cycle, as a sender's output register is loaded one
+  // cycle before its chunk is on the wire (docs/mp1_draft4.md §2 rule 2, §6).
+  uint8_t next(uint32_t stop_now) {
+    const uint32_t stop = seen_stop;
+    seen_stop = stop_now;
+    if (!q.empty()) return pop();
     if (gap) {
       gap--;
       return 0;
@@ -166,9 +165,22 @@ struct Source {
     } else {
       new_message();
     }
-    return next(stop);
+    return pop();
+  }
+  uint8_t pop() {
+    uint8_t c = q.front();
+    q.pop_front();
+    // At least one idle chunk between messages; a later segment of the same message may follow
+    // its EOS directly (draft 4 §2 rules 2 and 3).
+    if (q.empty())
+      gap = (!segs.empty() && rng_chance(&rng, 1, 3) ? 0 : 1) +
+            (rng_below(&rng, 4) ? rng_below(&rng, 8) : rng_below(&rng, 80));
+    return c;
   }
 };
+
+// A routing machine holds no message, front or back (docs/mp1_draft4.md §3): draft 3's IDLE.
+inline bool rm_empty(const mp1_rm_regs_t &r) { return !r.f_val && !r.b_val; }
 
 // An output's arbiter, shared with one random competitor (docs/mp1.md §4, §8 plan).
 struct Arb {
