@@ -52,6 +52,31 @@ struct RmMsg {
                                      // filled: stop high and the current segment all sent,
                                      // or (kAtWp | n) until wp has reached n
 };
+// The non-idle chunks on the input and on each output, with the cycle they are on the wire.
+struct Trace {
+  std::vector<std::pair<uint64_t, uint32_t>> in, out[4];
+  // Cycles at which a message's first chunk is on the stream: a flit start after an idle chunk
+  // or an EOM (with nothing non-idle between); i-th such cycle, or ~0 if there are fewer.
+  static std::vector<uint64_t> starts(const std::vector<std::pair<uint64_t, uint32_t>> &v) {
+    std::vector<uint64_t> r;
+    uint64_t last = ~0ull;
+    uint32_t lastc = 2, pos = 0;
+    for (const auto &e : v) {
+      const bool after_gap = last == ~0ull || e.first > last + 1;
+      if (pos == 0 && (e.second & 4u) && (after_gap || lastc == 2)) r.push_back(e.first);
+      pos = pos ? (pos + 1) % 3 : ((e.second & 4u) ? 1 : 0);
+      last = e.first, lastc = e.second;
+    }
+    return r;
+  }
+  // Cycle of the n-th chunk equal to c on a stream (n from 0), ~0 if none.
+  static uint64_t nth(const std::vector<std::pair<uint64_t, uint32_t>> &v, uint32_t c, int n) {
+    for (const auto &e : v)
+      if (e.second == c && n-- == 0) return e.first;
+    return ~0ull;
+  }
+};
+
 struct RmCase {
   const char *name, *what;
   std::vector<Seg> segs;             // the input's segments, in order
@@ -61,6 +86,10 @@ struct RmCase {
   std::vector<RmMsg> msgs{};         // then these messages, one at a time
   uint64_t cycles = 1500;            // the run (a sweep: at most, see Tb::run)
   bool walk = false;                 // the counters' carry walk on (mp1stim::kRmCounters)
+  uint32_t stopped = 0;              // outputs (bit k) whose receiver holds stop high ...
+  uint64_t stop_from = 0, stop_until = 0;  // ... in these cycles
+  uint64_t ot_stop_until = 0;        // and, if set, ot's stop high until this cycle instead
+  std::function<std::string(const Trace &)> tcheck{};  // checks of the chunk streams' timing
 };
 
 // A segment of n flits: the address words `head`, then data flits 0x40, ..., then the end code.
@@ -330,6 +359,7 @@ class Tb {
       }
       h_.close();
       std::string err = dc_->check ? dc_->check(m_.r) : "";
+      if (dc_->tcheck) err += dc_->tcheck(tr_);
       err += eqs("machine empty at the end (no front or back message)", rm_empty(m_.r), 1);
       err += eqs("messages fed", msg_i_, dc_->msgs.size());
       if (!err.empty()) {
@@ -366,7 +396,8 @@ class Tb {
         const bool held = ((dc_->blocked >> k & 1u) && c < dc_->until) || (mheld >> k & 1u);
         *own[k] = downer_[k] && !held;
         *fre[k] = !downer_[k] && !held;
-        *stp[k] = 0;
+        const uint64_t until = k == 1 && dc_->ot_stop_until ? dc_->ot_stop_until : dc_->stop_until;
+        *stp[k] = (dc_->stopped >> k & 1u) && c >= dc_->stop_from && c < until;
       }
     }
 #define X(n, w) rtl_->n##_i = in_.n;
@@ -377,6 +408,12 @@ class Tb {
     mp1_rm_next_t nx;
     mp1_rm_eval(&cfg_, &m_, &in_, &mo, &nx);
     collect(mo);
+    if (dc_) {  // the wire: the input chunk, and the output registers of this cycle
+      const uint32_t w[4] = {m_.r.st_dat, m_.r.ot_dat, m_.r.rc_dat, m_.r.pb_dat};
+      if (in_.in_dat) tr_.in.push_back({c, in_.in_dat});
+      for (int k = 0; k < 4; k++)
+        if (w[k]) tr_.out[k].push_back({c, w[k]});
+    }
     if (mo.err) {  // the buffer invariant (docs/mp1_draft4.md §6), whichever side computed it
       h_.flush();
       std::printf("mp1_rm: FAILED seed %" PRIu64 " at cycle %" PRIu64 ": buffer invariant (err)\n",
@@ -457,6 +494,7 @@ class Tb {
   static constexpr uint32_t kResetOdds = 25000;
   lockstep::MidReset rst_;
   bool downer_[4] = {false, false, false, false};
+  Trace tr_;             // directed cases: the chunk streams
   lockstep::CounterWalk walk_{"mp1_rm"};
   size_t msg_i_ = 0;     // sweep cases: messages fed so far
   uint64_t msg_c_ = 0;   // the cycle the current one was fed

@@ -172,7 +172,10 @@ struct Source {
     q.pop_front();
     // At least one idle chunk between messages; a later segment of the same message may follow
     // its EOS directly (draft 4 §2 rules 2 and 3).
-    if (q.empty())
+    // A directed case's segment after an EOS follows it directly; anything else after one idle.
+    if (q.empty() && scripted)
+      gap = c == 1 && !segs.empty() ? 0 : 1;
+    else if (q.empty())
       gap = (!segs.empty() && rng_chance(&rng, 1, 3) ? 0 : 1) +
             (rng_below(&rng, 4) ? rng_below(&rng, 8) : rng_below(&rng, 80));
     return c;
