@@ -44,6 +44,8 @@ typedef struct {
   uint32_t r_len;
   uint8_t ch_live;    /* per output channel: its current owner's message is live */
   uint8_t ch_own;     /* per output channel: owned last cycle */
+  uint8_t ch_pos[8];  /* per output channel: the chunk of a flit its wire carries (0: between
+                       * flits), as a flit's 2nd and 3rd chunks may be 000 like an idle wire */
   uint16_t adapt[16]; /* cnt_adapt, cnt_adapt_buf of the 8 machines at the last snapshot */
 } chip_t;
 
@@ -73,6 +75,8 @@ typedef struct {
   uint64_t adapt, adapt_buf;
   uint32_t *ch_busy, *ch_dead, *ch_cross;
   uint32_t *ch_pend; /* cycles in the window of each channel's current ownership */
+  uint32_t *ch_wait; /* owned but waiting cycles: every run needs them for util_wait_max */
+  uint64_t *ch_wstop; /* of those, stop high: the caller's array, only for --channels */
 } sim_t;
 
 static uint32_t msg_alloc(sim_t *s) {
@@ -439,10 +443,20 @@ static void adapt_take(sim_t *s, int count) {
   }
 }
 
+/* A channel's framing (docs/mp1.md §2.1), from its position in a flit (0: between flits) and this
+ * cycle's chunk: the next position (bits 0-1), and bit 2 when the wire carries nothing, neither a
+ * flit's chunk nor an end code. A flit is its first chunk (top bit 1) and the two after it,
+ * whatever they are: those may be 000 too. */
+static const uint8_t frame_next[4][8] = {
+    {4, 0, 0, 0, 1, 1, 1, 1}, {2, 2, 2, 2, 2, 2, 2, 2}, {0, 0, 0, 0, 0, 0, 0, 0}, {0}};
+
 /* Chip v's channel and buffer use this cycle (from state), one plane at a time. A channel is in
  * use when its multiplexer is assigned to an input (004 §4.2). An ownership is live if its
  * owner's route ever names this output while it lasts; a dead flit's never does. Its cycles are
- * booked when it ends. A buffer is occupied while its machine is in HOLD (docs/mp1_sim.md §4). */
+ * booked when it ends. A buffer is occupied while its machine is in HOLD (docs/mp1_sim.md §4).
+ * An assigned channel whose wire carries neither a flit's chunk nor an end code is waiting: the
+ * share of util that blocking costs. The wire comes from this chip's state, still this cycle's;
+ * the receiver's stop from the eval's outputs, as the chip further on may have been clocked. */
 static void chip_sample(sim_t *s, uint32_t v, int win) {
   const mp1_chip_state_t *c = &s->st.chip[v];
   chip_t *cp = &s->chip[v];
@@ -452,12 +466,27 @@ static void chip_sample(sim_t *s, uint32_t v, int win) {
     const uint32_t a = pl->rmx.r.rm_st, b = pl->rmy.r.rm_st;
     nbusy += (a != MP1_RM_IDLE) + (b != MP1_RM_IDLE);
     hold += (a == MP1_RM_HOLD) + (b == MP1_RM_HOLD);
-    if (!(pl->arbx_own | pl->arby_own) && !((cp->ch_own >> (2 * p)) & 3u)) continue;
+    /* an unowned wire is 000 (mp1_plane_out_dat), so only a flit still in its framing needs
+     * looking at */
+    if (!(pl->arbx_own | pl->arby_own) && !((cp->ch_own >> (2 * p)) & 3u) &&
+        !(cp->ch_pos[2 * p] | cp->ch_pos[2 * p + 1]))
+      continue;
     for (uint32_t d = 0; d < 2; d++) {
       const uint32_t j = 2 * p + d, own = d ? pl->arby_own : pl->arbx_own;
-      const uint32_t bit = 1u << j;
+      const uint32_t bit = 1u << j, ix = v * 8 + j;
+      const uint32_t pos = cp->ch_pos[j];
+      if (own | pos) {
+        const uint32_t f = frame_next[pos][mp1_plane_out_dat(pl, d, c->r.inj_dat)];
+        cp->ch_pos[j] = (uint8_t)(f & 3u);
+        if ((f & 4u) && win) { /* idle between flits, so pos is 0 and own is not */
+          s->ch_wait[ix]++;
+          if (s->ch_wstop) {
+            const int dn = mp1_mesh_next_node(&s->st.cfg, v, j);
+            if (dn >= 0 && s->out[dn].chan_stop[j]) s->ch_wstop[ix]++;
+          }
+        }
+      }
       if (!own && !(cp->ch_own & bit)) continue;
-      const uint32_t ix = v * 8 + j;
       if ((cp->ch_own & bit) && (!own || own != ((s->ch_pend[ix] >> 30) & 3u))) {
         /* the previous ownership ended */
         const uint32_t cyc = s->ch_pend[ix] & 0x3fffffffu;
@@ -521,6 +550,7 @@ static void sim_free(sim_t *s) {
   free(s->ch_dead);
   free(s->ch_cross);
   free(s->ch_pend);
+  free(s->ch_wait);
 }
 
 static uint64_t chip_drops(const mp1_chip_state_t *c) {
@@ -593,10 +623,15 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
   s->ch_dead = calloc((size_t)nc * 8, sizeof *s->ch_dead);
   s->ch_cross = calloc((size_t)nc * 8, sizeof *s->ch_cross);
   s->ch_pend = calloc((size_t)nc * 8, sizeof *s->ch_pend);
+  s->ch_wait = calloc((size_t)nc * 8, sizeof *s->ch_wait);
   if (!s->in || !s->out || !s->node || !s->chip || !s->q || !s->ch_busy || !s->ch_dead ||
-      !s->ch_cross || !s->ch_pend) {
+      !s->ch_cross || !s->ch_pend || !s->ch_wait) {
     sim_free(s);
     return mp1_fail(err, errlen, "out of memory");
+  }
+  if (chan && chan->wait_stopped) {
+    s->ch_wstop = chan->wait_stopped;
+    memset(s->ch_wstop, 0, (size_t)nc * 8 * sizeof *s->ch_wstop);
   }
   /* the chips of node i: chip mesh positions (lx kx + x, ly ky + y) */
   uint32_t vof[4] = {0, 0, 0, 0};
@@ -706,17 +741,21 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
   r->thr_bytes = (double)r->w_bytes / W;
   const uint32_t kn = c->kx > c->ky ? c->kx : c->ky;
   r->thr_frac = 100.0 * ((double)r->w_bytes / W / n) / (8.0 / (3.0 * kn));
-  uint64_t busy = 0, dead = 0, maxb = 0, maxl = 0;
+  uint64_t busy = 0, dead = 0, wait = 0, maxb = 0, maxl = 0, wmax = 0;
   for (uint32_t ix = 0; ix < nc * 8; ix++) {
     busy += s->ch_busy[ix];
     dead += s->ch_dead[ix];
-    if (s->ch_busy[ix] > maxb) maxb = s->ch_busy[ix];
+    wait += s->ch_wait[ix];
+    /* util_wait_max is the busiest channel's: how much of util_max is blocking */
+    if (s->ch_busy[ix] > maxb) maxb = s->ch_busy[ix], wmax = s->ch_wait[ix];
     if (s->ch_busy[ix] - s->ch_dead[ix] > maxl) maxl = s->ch_busy[ix] - s->ch_dead[ix];
   }
   r->util_mean = 100.0 * (double)busy / (W * nc * 8);
   r->util_max = 100.0 * (double)maxb / W;
   r->util_msg_max = 100.0 * (double)maxl / W;
   r->util_dead_mean = 100.0 * (double)dead / (W * nc * 8);
+  r->util_wait_mean = 100.0 * (double)wait / (W * nc * 8);
+  r->util_wait_max = 100.0 * (double)wmax / W;
   r->adapt_per_msg = (double)s->adapt / dn;
   r->adapt_buf_per_msg = (double)s->adapt_buf / dn;
   r->buf_hold_mean = (double)s->hold / W;
@@ -730,6 +769,7 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
       chan->cross[ix] = s->ch_cross[ix];
       chan->busy[ix] = s->ch_busy[ix];
       chan->dead[ix] = s->ch_dead[ix];
+      if (chan->wait) chan->wait[ix] = s->ch_wait[ix];
     }
   sim_free(s);
   return 0;
@@ -738,6 +778,6 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
 size_t mp1_sim_bytes_per_node(const mp1_sim_cfg_t *c) {
   const size_t per = c->torus ? 4 : 1;
   return per * (sizeof(mp1_chip_state_t) + sizeof(mp1_chip_next_t) + sizeof(mp1_mesh_in_t) +
-                sizeof(mp1_mesh_out_t) + sizeof(chip_t) + 8 * 4 * sizeof(uint32_t)) +
+                sizeof(mp1_mesh_out_t) + sizeof(chip_t) + 8 * 5 * sizeof(uint32_t)) +
          sizeof(node_t) + c->queue * sizeof(uint32_t);
 }

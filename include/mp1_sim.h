@@ -86,6 +86,8 @@ typedef struct {
   double thr_frac;                   /* accepted flits per node per cycle / (8 / (3 n)), percent */
   double util_mean, util_max;        /* channel multiplexers assigned, percent; dead flits included */
   double util_msg_max, util_dead_mean; /* the same split: live messages only (max), dead flits (mean) */
+  double util_wait_mean, util_wait_max; /* of util, cycles assigned with no chunk of a flit and no
+                                         * end code on the wire (max: the busiest channel's) */
   double adapt_per_msg, adapt_buf_per_msg;
   double buf_hold_mean;              /* routing machines holding a waiting segment (HOLD), mean */
   double buf_busy_mean;              /* routing machines not IDLE, mean */
@@ -96,11 +98,14 @@ typedef struct {
   int complete;                      /* every message delivered */
 } mp1_sim_result_t;
 
-/* Per-channel message counts (live crossings) for the analytic comparison: chan[node * 8 + j]. */
+/* Per-channel message counts (live crossings) for the analytic comparison: chan[node * 8 + j].
+ * wait and wait_stopped may be NULL: a run only counts what is asked for. */
 typedef struct {
   uint64_t *cross;    /* messages whose live path crossed output channel j of node */
   uint64_t *busy;     /* cycles in the window the channel's multiplexer was assigned */
   uint64_t *dead;     /* of those, cycles carrying a dead flit */
+  uint64_t *wait;     /* of busy, cycles owned but waiting (docs/mp1_sim.md §4) */
+  uint64_t *wait_stopped; /* of wait, cycles the receiver's stop was high */
 } mp1_sim_chan_t;
 
 /* Runs one seed. chan may be NULL; progress (0..1) is reported through cb if given. Returns 0, or

@@ -57,11 +57,18 @@ expect 2 "cannot open" -- sim --config "$tmp/none.ini"
 printf '[network]\nmesh = 4x4\n[run]\nseeds = 1\nwarmup = 100\nmeasure = 400\n' > "$tmp/ok.ini"
 expect 0 '"mesh":"4x4","address-flits":1,"routing":"adaptive"' -- sim --config "$tmp/ok.ini" --load 5 --format json
 expect 0 "mesh=4x4 address-flits=1 routing=oblivious" -- sim --config "$tmp/ok.ini" --routing oblivious --load 5
+# the owned-but-waiting figures in every format and the channel file's columns (mp1_sim.md §4)
+expect 0 "^  util_wait_max  " -- sim --config "$tmp/ok.ini" --load 5
+expect 0 '"util_wait_mean":{"mean":' -- sim --config "$tmp/ok.ini" --load 5 --format json --channels "$tmp/ch.csv"
+grep -q '^x,y,plane,dim,crossings,busy,dead,wait,wait_stopped$' "$tmp/ch.csv" ||
+  { echo "FAIL: --channels CSV lacks the wait columns"; fails=$((fails + 1)); }
 expect 2 "--out DIR is required" -- sweep --mesh 4x4
 expect 2 "is not FROM:TO:STEP" -- sweep --mesh 4x4 --loads 5-10 --out "$tmp"
 expect 0 "2 points" -- sweep --config "$tmp/ok.ini" --loads 5:10:5 --out "$tmp/sw" --name t --plots no
 head -5 "$tmp/sw/t.csv" | grep -q '^5,0,' || { echo "FAIL: sweep CSV lacks the 5% row"; fails=$((fails + 1)); }
 grep -q '"saturation_load":10' "$tmp/sw/t.json" || { echo "FAIL: sweep JSON"; fails=$((fails + 1)); }
+w=',util_dead_mean_ci95,util_wait_mean,util_wait_mean_ci95,util_wait_max,util_wait_max_ci95,'
+grep -q -- "$w" "$tmp/sw/t.csv" || { echo "FAIL: sweep CSV lacks the util_wait columns"; fails=$((fails + 1)); }
 # C104 networks (docs/c104.md §17): bad options exit 2 naming the problem; a small grid conserves
 expect 0 "usage: madpost c104net" -- c104net --help
 expect 2 "unknown option '--bogus'" -- c104net --bogus 1

@@ -1,5 +1,6 @@
 /* cmocka tests of the MP1 network simulator: metrics on hand-worked runs, conservation, the
- * channel-crossing count against the oblivious paths, determinism, configuration errors. */
+ * channel-crossing count against the oblivious paths, owned-but-waiting channels, determinism,
+ * configuration errors. */
 #define _POSIX_C_SOURCE 200809L /* mkstemp */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -83,7 +85,7 @@ static void crossings_match_paths(void **state) {
     mp1_sim_cfg_t c = cfg(kv);
     const uint32_t n = 16;
     uint64_t cross[16 * 8], busy[16 * 8], dead[16 * 8], want[16 * 8] = {0}, least[16 * 8] = {0};
-    mp1_sim_chan_t ch = {cross, busy, dead};
+    mp1_sim_chan_t ch = {cross, busy, dead, NULL, NULL};
     mp1_sim_result_t r;
     run(&c, 5, &r, &ch);
     assert_true(r.complete);
@@ -122,6 +124,112 @@ static void crossings_match_paths(void **state) {
                  i % 8, (unsigned long long)(busy[i] - dead[i]), (unsigned long long)want[i]);
     }
   }
+}
+
+/* The lone messages of lone_messages, channel by channel. Each link carries its message's chunks
+ * back to back (3 per flit and the EOM), and is owned for a few cycles more with nothing on it:
+ * an injection channel 2 (the arbiter grants the controller's request; the interface sees stop
+ * fall and sends its first header chunk the next cycle; the controller's inj_dat register passes
+ * it a cycle later, docs/mp1.md §11.3), a turn 1 (the machine's turning output register loads
+ * its first chunk the cycle after the grant). Those are the waiting cycles, nothing stops, and
+ * the zero chunks inside the flits (the static code, address 0, the tag's bytes) are not waiting:
+ * counting them, as a framing-blind count would, breaks these numbers. */
+static void waiting_lone(void **state) {
+  (void)state;
+  const char *kv[] = {"mesh", "2x2", "mode", "sync", "traffic", "transpose", "drain", "1000",
+                      "routing", "oblivious", "length", "6", NULL};
+  mp1_sim_cfg_t c = cfg(kv);
+  uint64_t cross[4 * 8], busy[4 * 8], dead[4 * 8], wait[4 * 8], stopped[4 * 8];
+  memset(wait, 0xff, sizeof wait);
+  memset(stopped, 0xff, sizeof stopped); /* the run must clear what it does not count */
+  mp1_sim_chan_t ch = {cross, busy, dead, wait, stopped};
+  mp1_sim_result_t r;
+  run(&c, 1, &r, &ch);
+  assert_true(r.complete);
+  /* (0,1) -> (1,0): plane 1 (+X,-Y), X out of node 2, Y out of node 3 after the turn;
+   * (1,0) -> (0,1): plane 2 (-X,+Y), X out of node 1, Y out of node 0 */
+  struct {
+    uint32_t ix, chunks, wait;
+  } const want[4] = {{2 * 8 + 2, 3 * 6 + 1, 2}, {3 * 8 + 3, 3 * 5 + 1, 1},
+                     {1 * 8 + 4, 3 * 6 + 1, 2}, {0 * 8 + 5, 3 * 5 + 1, 1}};
+  uint64_t wsum = 0;
+  for (uint32_t i = 0; i < 4 * 8; i++) {
+    uint32_t k = 0;
+    while (k < 4 && want[k].ix != i) k++;
+    if (k == 4) {
+      assert_int_equal(busy[i], 0);
+      assert_int_equal(wait[i], 0);
+    } else {
+      if (wait[i] != want[k].wait || busy[i] != want[k].chunks + want[k].wait)
+        fail_msg("node %u channel %u: busy %llu, waiting %llu; want %u and %u", i / 8, i % 8,
+                 (unsigned long long)busy[i], (unsigned long long)wait[i],
+                 want[k].chunks + want[k].wait, want[k].wait);
+    }
+    assert_int_equal(stopped[i], 0);
+    wsum += wait[i];
+  }
+  assert_int_equal(wsum, 6);
+  /* the summary: over 8 channels of 4 nodes for the run's cycles; the busiest channels are the
+   * two injection channels (21 cycles), each waiting 2 */
+  const double W = (double)r.completion;
+  assert_true(fabs(r.util_wait_mean / 100.0 * W * 4 * 8 - 6.0) < 1e-9);
+  assert_true(fabs(r.util_max / 100.0 * W - 21.0) < 1e-9);
+  assert_true(fabs(r.util_wait_max / 100.0 * W - 2.0) < 1e-9);
+}
+
+/* Waiting is part of use and stopped waiting part of waiting, channel by channel; the summary is
+ * the channels' figures (the mean over all, the busiest's share). At 1% load a channel waits only
+ * for the grants (waiting_lone), a small part of its use; every node sending a 2-segment message
+ * to one node keeps the links into it assigned between segments with the receiver's stop high,
+ * so most of their use is then waiting, and stopped. Channel `edge` (SIZE_MAX: none) must be
+ * stopped most of its waiting time. */
+static void check_waiting(const mp1_sim_cfg_t *c, uint64_t seed, double lo, double hi,
+                          size_t edge) {
+  const size_t nch = (size_t)c->kx * c->ky * 8;
+  uint64_t *cross = calloc(nch, 8), *busy = calloc(nch, 8), *dead = calloc(nch, 8);
+  uint64_t *wait = calloc(nch, 8), *stopped = calloc(nch, 8);
+  assert_true(cross && busy && dead && wait && stopped);
+  mp1_sim_chan_t ch = {cross, busy, dead, wait, stopped};
+  mp1_sim_result_t r;
+  run(c, seed, &r, &ch);
+  uint64_t bsum = 0, wsum = 0, ssum = 0, bmax = 0, wmax = 0;
+  for (size_t i = 0; i < nch; i++) {
+    if (wait[i] > busy[i] || stopped[i] > wait[i])
+      fail_msg("node %zu channel %zu: busy %llu, waiting %llu, stopped %llu", i / 8, i % 8,
+               (unsigned long long)busy[i], (unsigned long long)wait[i],
+               (unsigned long long)stopped[i]);
+    bsum += busy[i], wsum += wait[i], ssum += stopped[i];
+    if (busy[i] > bmax) bmax = busy[i], wmax = wait[i];
+  }
+  const double W = c->mode == MP1_MODE_SYNC ? (double)r.completion : (double)c->measure;
+  assert_true(fabs(r.util_mean - 100.0 * (double)bsum / (W * (double)nch)) < 1e-9);
+  assert_true(fabs(r.util_wait_mean - 100.0 * (double)wsum / (W * (double)nch)) < 1e-9);
+  assert_true(fabs(r.util_wait_max - 100.0 * (double)wmax / W) < 1e-9);
+  assert_true(r.util_wait_mean <= r.util_mean && r.util_wait_max <= r.util_max);
+  const double share = (double)wsum / (double)bsum;
+  printf("%ux%u: util %.3f%%, waiting %.3f%% (%.1f%% of use, %.1f%% of it stopped)\n", c->kx,
+         c->ky, r.util_mean, r.util_wait_mean, 100 * share, 100.0 * (double)ssum / (double)wsum);
+  if (share <= lo || share >= hi)
+    fail_msg("waiting share of use %.4f, want (%g, %g)", share, lo, hi);
+  if (lo > 0.5) assert_true(ssum > wsum / 2);
+  if (edge != SIZE_MAX && !(wait[edge] > 0 && stopped[edge] > wait[edge] / 2))
+    fail_msg("node %zu channel %zu: waiting %llu, stopped %llu", edge / 8, edge % 8,
+             (unsigned long long)wait[edge], (unsigned long long)stopped[edge]);
+  free(cross), free(busy), free(dead), free(wait), free(stopped);
+}
+
+static void waiting_bounds(void **state) {
+  (void)state;
+  const char *low[] = {"mesh", "4x4", "load", "1", "warmup", "500", "measure", "20000", NULL};
+  mp1_sim_cfg_t c = cfg(low);
+  check_waiting(&c, 3, 0.0, 0.1, SIZE_MAX);
+  const char *hot[] = {"mesh", "4x4", "mode", "sync", "traffic", "hotspot", "hot-node", "5",
+                       "hot-frac", "1", "drain", "100000", "length", "48", "routing",
+                       "oblivious", NULL};
+  c = cfg(hot);
+  /* (3,1) sends west to (1,1) in plane 2 from the mesh's east edge, where nothing enters it: the
+   * stop that holds its injection channel between segments can only be (2,1)'s */
+  check_waiting(&c, 3, 0.5, 1.0, (1 * 4 + 3) * 8 + 4);
 }
 
 /* Every generated message is delivered, still queued, in the network, or counted as dropped; after
@@ -236,7 +344,7 @@ static void torus(void **state) {
                         "routing", k == 1 ? "oblivious" : "adaptive", NULL};
     mp1_sim_cfg_t c = cfg(kv);
     uint64_t cross[64 * 8], busy[64 * 8], dead[64 * 8];
-    mp1_sim_chan_t ch = {cross, busy, dead};
+    mp1_sim_chan_t ch = {cross, busy, dead, NULL, NULL};
     mp1_sim_result_t r;
     run(&c, 21, &r, &ch);
     assert_int_equal(r.generated, r.overflow + r.delivered);
@@ -416,6 +524,7 @@ int main(void) {
       cmocka_unit_test(conservation),  cmocka_unit_test(end_to_end),
       cmocka_unit_test(determinism),   cmocka_unit_test(broadcast_domain),
       cmocka_unit_test(torus),         cmocka_unit_test(wide_addresses),
+      cmocka_unit_test(waiting_lone),  cmocka_unit_test(waiting_bounds),
       cmocka_unit_test(stat_ci),
       cmocka_unit_test(config_errors),
   };

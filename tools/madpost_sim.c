@@ -32,6 +32,8 @@ int madpost_cmd_simbench(int argc, char **argv);
   X(util_max, util_max)                      \
   X(util_msg_max, util_msg_max)              \
   X(util_dead_mean, util_dead_mean)          \
+  X(util_wait_mean, util_wait_mean)          \
+  X(util_wait_max, util_wait_max)            \
   X(adapt_per_msg, adapt_per_msg)            \
   X(adapt_buf_per_msg, adapt_buf_per_msg)    \
   X(buffers_hold, buf_hold_mean)             \
@@ -110,7 +112,8 @@ static int usage_to(FILE *f, const char *cmd) {
           "  --topology mesh|torus (torus: four chips per node, up to 4096x4096)\n"
           "  --torus-inject paper|fixed|random\n"
           "  sim only: --trace FILE (CSV: one line per delivered message)\n"
-          "            --channels FILE (CSV: each channel's crossings and busy cycles)\n",
+          "            --channels FILE (CSV: each channel's crossings, busy, dead and waiting\n"
+          "            cycles)\n",
           cmd,
           strcmp(cmd, "sweep") ? ""
                                : "\n       --loads FROM:TO:STEP (percent) --after K (points past "
@@ -172,7 +175,7 @@ static int parse_opts(int argc, char **argv, mp1_sim_cfg_t *c, const char **form
 
 /* Per-channel figures summed over a point's runs (sim --channels). */
 typedef struct {
-  uint64_t *cross, *busy, *dead;
+  uint64_t *cross, *busy, *dead, *wait, *wait_stopped;
 } chansum_t;
 
 static int run_point_ch(const mp1_sim_cfg_t *c, point_t *pt, progress_t *pr, chansum_t *cs);
@@ -189,14 +192,17 @@ static int run_point_ch(const mp1_sim_cfg_t *c, point_t *pt, progress_t *pr, cha
   pt->completion = 0;
   const uint64_t per = c->mode == MP1_MODE_SYNC ? c->drain : c->warmup + c->measure + c->drain;
   const size_t nch = (size_t)c->kx * c->ky * 8 * (c->torus ? 4 : 1);
-  mp1_sim_chan_t ch = {NULL, NULL, NULL};
+  mp1_sim_chan_t ch = {NULL, NULL, NULL, NULL, NULL};
+#define FREE_CH() free(ch.cross), free(ch.busy), free(ch.dead), free(ch.wait), free(ch.wait_stopped)
   if (cs) {
     ch.cross = calloc(nch, sizeof *ch.cross);
     ch.busy = calloc(nch, sizeof *ch.busy);
     ch.dead = calloc(nch, sizeof *ch.dead);
-    if (!ch.cross || !ch.busy || !ch.dead) {
+    ch.wait = calloc(nch, sizeof *ch.wait);
+    ch.wait_stopped = calloc(nch, sizeof *ch.wait_stopped);
+    if (!ch.cross || !ch.busy || !ch.dead || !ch.wait || !ch.wait_stopped) {
       fprintf(stderr, "\nmadpost: out of memory\n");
-      free(ch.cross), free(ch.busy), free(ch.dead);
+      FREE_CH();
       return 1;
     }
   }
@@ -204,20 +210,23 @@ static int run_point_ch(const mp1_sim_cfg_t *c, point_t *pt, progress_t *pr, cha
     pr->this_run = per;
     if (mp1_sim_run(c, c->seed + k, &pt->run[k], cs ? &ch : NULL, progress, pr, err, sizeof err)) {
       fprintf(stderr, "\nmadpost: %s\n", err);
-      free(ch.cross), free(ch.busy), free(ch.dead);
+      FREE_CH();
       return 1;
     }
     for (size_t i = 0; cs && i < nch; i++) {
       cs->cross[i] += ch.cross[i];
       cs->busy[i] += ch.busy[i];
       cs->dead[i] += ch.dead[i];
+      cs->wait[i] += ch.wait[i];
+      cs->wait_stopped[i] += ch.wait_stopped[i];
     }
     pr->done += per;
     pt->saturated += pt->run[k].saturated > 0;
     pt->complete += pt->run[k].complete > 0;
     pt->completion += (double)pt->run[k].completion / c->seeds;
   }
-  free(ch.cross), free(ch.busy), free(ch.dead);
+  FREE_CH();
+#undef FREE_CH
   for (int f = 0; f < FIG_N; f++) {
     double v[MP1_SIM_MAX_SEEDS];
     for (uint32_t k = 0; k < c->seeds; k++) v[k] = fig_of(&pt->run[k], f);
@@ -322,27 +331,37 @@ int madpost_cmd_sim(int argc, char **argv) {
   progress_t pr = {.label = "sim", .tty = isatty(2), .total = (uint64_t)c.seeds * (c.mode == MP1_MODE_SYNC ? c.drain : c.warmup + c.measure + c.drain)};
   const size_t nch = (size_t)c.kx * c.ky * 8 * (c.torus ? 4 : 1);
   const uint32_t vkx = c.torus ? 2 * c.kx : c.kx;
-  chansum_t cs = {calloc(nch, 8), calloc(nch, 8), calloc(nch, 8)};
-  if (!cs.cross || !cs.busy || !cs.dead) {
-    fprintf(stderr, "madpost: sim: out of memory\n");
-    return 1;
+  /* the sums only for --channels: a big network's run needs none of them */
+  chansum_t cs = {NULL, NULL, NULL, NULL, NULL};
+#define FREE_CS() free(cs.cross), free(cs.busy), free(cs.dead), free(cs.wait), free(cs.wait_stopped)
+  if (cf) {
+    cs = (chansum_t){calloc(nch, 8), calloc(nch, 8), calloc(nch, 8), calloc(nch, 8),
+                     calloc(nch, 8)};
+    if (!cs.cross || !cs.busy || !cs.dead || !cs.wait || !cs.wait_stopped) {
+      fprintf(stderr, "madpost: sim: out of memory\n");
+      FREE_CS();
+      return 1;
+    }
   }
   const int failed = run_point_ch(&c, pt, &pr, cf ? &cs : NULL);
   if (c.trace) fclose(c.trace);
   if (cf) {
-    /* live crossings, and cycles assigned (of them dead), summed over the runs' windows */
+    /* live crossings, and cycles assigned (of them dead; of them waiting, and of those stopped),
+     * summed over the runs' windows; new columns go last, as scripts read the others by place */
     uint64_t msgs = 0;
     for (uint32_t k = 0; k < pt->nrun; k++) msgs += pt->run[k].w_generated - pt->run[k].w_overflow;
     fprintf(cf, "# %llu messages queued in the windows of %u runs of %llu cycles\n",
             (unsigned long long)msgs, pt->nrun, (unsigned long long)c.measure);
-    fprintf(cf, "x,y,plane,dim,crossings,busy,dead\n");
+    fprintf(cf, "x,y,plane,dim,crossings,busy,dead,wait,wait_stopped\n");
     for (size_t i = 0; i < nch; i++)
-      fprintf(cf, "%zu,%zu,%zu,%zu,%llu,%llu,%llu\n", (i / 8) % vkx, (i / 8) / vkx, (i % 8) / 2,
-              i % 2, (unsigned long long)cs.cross[i], (unsigned long long)cs.busy[i],
-              (unsigned long long)cs.dead[i]);
+      fprintf(cf, "%zu,%zu,%zu,%zu,%llu,%llu,%llu,%llu,%llu\n", (i / 8) % vkx, (i / 8) / vkx,
+              (i % 8) / 2, i % 2, (unsigned long long)cs.cross[i], (unsigned long long)cs.busy[i],
+              (unsigned long long)cs.dead[i], (unsigned long long)cs.wait[i],
+              (unsigned long long)cs.wait_stopped[i]);
     fclose(cf);
   }
-  free(cs.cross), free(cs.busy), free(cs.dead);
+  FREE_CS();
+#undef FREE_CS
   if (failed) {
     free(pt);
     return 1;
