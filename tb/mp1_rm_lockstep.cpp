@@ -52,6 +52,21 @@ struct RmMsg {
                                      // filled: stop high and the current segment all sent,
                                      // or (kAtWp | n) until wp has reached n
 };
+// The buffer's occupancy (docs/mp1_draft4.md §6), from the model's registers: chunks from the
+// oldest one the front message still needs to the write pointer.
+uint32_t occupancy(const mp1_rm_regs_t &r) {
+  if (!r.f_val) return 0;
+  const uint32_t cs[4] = {r.cs_st, r.cs_ot, r.cs_rc, r.cs_pb};
+  const uint32_t rp[4] = {r.rp_st, r.rp_ot, r.rp_rc, r.rp_pb};
+  uint32_t occ = 0;
+  bool wait = !r.f_dec;
+  for (int k = 0; k < 4; k++) {
+    if (cs[k] == 1) wait = true;
+    if (cs[k] >= 2) occ = std::max(occ, (r.wp - rp[k]) & 127u);
+  }
+  return wait ? std::max(occ, (r.wp - r.f_base) & 127u) : occ;
+}
+
 // The non-idle chunks on the input and on each output, with the cycle they are on the wire.
 struct Trace {
   std::vector<std::pair<uint64_t, uint32_t>> in, out[4];
@@ -89,6 +104,9 @@ struct RmCase {
   uint32_t stopped = 0;              // outputs (bit k) whose receiver holds stop high ...
   uint64_t stop_from = 0, stop_until = 0;  // ... in these cycles
   uint64_t ot_stop_until = 0;        // and, if set, ot's stop high until this cycle instead
+  uint64_t stall_next = 0;           // straight's stop high this long once the front message's
+                                     // straight copy waits between segments with a back message
+  uint32_t occ_min = 0;              // the buffer's occupancy must reach this (draft 4 §6)
   std::function<std::string(const Trace &)> tcheck{};  // checks of the chunk streams' timing
 };
 
@@ -258,6 +276,106 @@ std::vector<RmCase> rm_cases() {
                  return eqs("stray", r.cnt_stray, 0) + eqs("cut", r.cnt_cut, 0) +
                         eqs("dead", r.cnt_dead, 0);
                }});
+  // ---- Draft 4 (docs/mp1_draft4.md): timing on the wire, each checked against the document.
+  auto starts = [](const std::vector<std::pair<uint64_t, uint32_t>> &v) { return Trace::starts(v); };
+  // A: the back message enters once the front one resumes, not before; a third waits behind it;
+  // each follows the previous message's EOM on the output with one idle chunk (§5.6).
+  v.push_back({"back_msg", "a second message enters once the first resumes; a third waits",
+               {seg({cf(2, 9)}, 2, 4), seg({cf(2, 9)}, 2, 4), seg({cf(2, 9)}, 2, 4)}, 1u, 60,
+               nullptr});
+  v.back().tcheck = [starts](const Trace &t) {
+    const auto in = starts(t.in), st = starts(t.out[0]);
+    if (in.size() != 3 || st.size() != 3) return std::string("expected 3 messages in and out; ");
+    std::string e;
+    if (!(in[1] > st[0])) e += "the second message entered before the first resumed; ";
+    if (!(in[2] > st[1])) e += "the third message entered before the second resumed; ";
+    for (int i = 0; i < 2; i++)
+      e += eqs("cycles from an EOM to the next message on st", st[i + 1] - Trace::nth(t.out[0], 2, i), 2);
+    return e;
+  };
+  // A, C: messages through a busy output are 3L + 2 cycles apart (004 §4.6, L = 6 flits).
+  v.push_back({"period", "three 6-flit messages behind a held output: 3L + 2 = 20 cycles apart",
+               {seg({cf(0, 9), cf(2, 7)}, 2, 4), seg({cf(0, 9), cf(2, 7)}, 2, 4),
+                seg({cf(0, 9), cf(2, 7)}, 2, 4)}, 1u, 60, nullptr});
+  v.back().tcheck = [starts](const Trace &t) {
+    const auto st = starts(t.out[0]);
+    if (st.size() != 3) return std::string("expected 3 messages on st; ");
+    const uint64_t l = 2 * mp1stim::kAwf + 4;  // flits: two address words and 4 data
+    return eqs("period 1-2", st[1] - st[0], 3 * l + 2) + eqs("period 2-3", st[2] - st[1], 3 * l + 2);
+  };
+  // C: speculative straight, a1 matches: a dead flit on st, and a2 on ot one cycle after it
+  // arrives (§5.2, §5.3).
+  v.push_back({"spec_turn", "cut through, a1 matches: dead flit straight, a2 turns with no delay",
+               {seg({cf(0, 4), cf(2, 7)}, 2, 3)}, 0, 0, nullptr});
+  v.back().tcheck = [](const Trace &t) {
+    const uint64_t a = t.in[0].first, w = 3 * mp1stim::kAwf;
+    std::string e = eqs("chunks on st (the dead word)", t.out[0].size(), w);
+    e += eqs("st first chunk", t.out[0].empty() ? 0 : t.out[0][0].first, a + 1);
+    e += eqs("ot first chunk (a2's)", t.out[1].empty() ? 0 : t.out[1][0].first, a + w + 1);
+    return e;
+  };
+  v.push_back({"deliver", "code 2 at its match: the data on reception one cycle after arriving",
+               {seg({cf(2, 4)}, 2, 3)}, 0, 0, nullptr});
+  v.back().tcheck = [](const Trace &t) {
+    const uint64_t a = t.in[0].first, w = 3 * mp1stim::kAwf;
+    return eqs("rc first chunk", t.out[2].empty() ? 0 : t.out[2][0].first, a + w + 1);
+  };
+  // E: a later segment right after its EOS, on the input and on the output.
+  v.push_back({"seg_direct", "a segment right after the EOS: no idle chunk inside a message",
+               {seg({cf(2, 9)}, 1, 3), seg({}, 1, 2), seg({}, 2, 2)}, 0, 0, nullptr});
+  v.back().tcheck = [](const Trace &t) {
+    std::string e;
+    for (int i = 0; i < 2; i++) {
+      const uint64_t eos = Trace::nth(t.out[0], 1, i);
+      bool next = false;
+      for (const auto &x : t.out[0]) next |= x.first == eos + 1 && (x.second & 4u);
+      if (!next) e += "st: no flit right after EOS " + std::to_string(i) + "; ";
+    }
+    return e;
+  };
+  // F5a: straight owned but stopped is blocked: the adaptive message turns (§7.1).
+  {
+    RmCase c{"adapt_stop", "straight owned, its stop high: an adaptive message turns", 
+             {seg({cf(1, 9), cf(2, 7)}, 2, 3)}, 0, 0,
+             [](const mp1_rm_regs_t &r) { return eqs("adaptations", r.cnt_adapt, 1); }};
+    c.stopped = 1u, c.stop_from = 0, c.stop_until = 300;
+    v.push_back(c);
+  }
+  // ... but not into an other dimension that is stopped too: straight frees first (§7.1).
+  {
+    RmCase c{"adapt_stop_ot", "straight and ot stopped, straight frees first: no turn",
+             {seg({cf(1, 9), cf(2, 7)}, 2, 3)}, 0, 0,
+             [](const mp1_rm_regs_t &r) { return eqs("adaptations", r.cnt_adapt, 0); }};
+    c.stopped = 3u, c.stop_from = 0, c.stop_until = 150, c.ot_stop_until = 400;
+    v.push_back(c);
+  }
+  // ... and never once something of the message went straight (its second segment waits).
+  {
+    RmCase c{"adapt_seg2", "first segment straight, then straight stopped: the rest waits",
+             {seg({cf(1, 9), cf(2, 7)}, 1, 3), seg({}, 2, 3)}, 0, 0,
+             [](const mp1_rm_regs_t &r) { return eqs("adaptations", r.cnt_adapt, 0); }};
+    c.stopped = 1u, c.stop_from = 12 * mp1stim::kAwf, c.stop_until = 300;
+    v.push_back(c);
+  }
+  // §6: the buffer filled near its bound: a back message streams in while the front one's
+  // straight copy waits between its segments (stop high), behind the front's last segment.
+  {
+    RmCase c{"fill_occ", "a back message fills the buffer behind a stalled front one",
+             {seg({cf(2, 9)}, 1, 32 - mp1stim::kAwf), seg({}, 2, 8), seg({cf(2, 9)}, 2, 32 - mp1stim::kAwf)},
+             1u, 150, nullptr};
+    c.stall_next = 150, c.occ_min = 115, c.cycles = 3000;
+    v.push_back(c);
+  }
+  // D: a broadcast's copies start on their own: straight and reception at once, ot when freed.
+  v.push_back({"bcast_indep", "a broadcast with ot held: st and rc go, ot follows when freed",
+               {seg({cf(4, 9), cf(5, 7)}, 2, 3)}, 2u, 80, nullptr});
+  v.back().tcheck = [](const Trace &t) {
+    const uint64_t a = t.in[0].first, w = 3 * mp1stim::kAwf;
+    std::string e = eqs("st first chunk", t.out[0].empty() ? 0 : t.out[0][0].first, a + 1);
+    e += eqs("rc first chunk", t.out[2].empty() ? 0 : t.out[2][0].first, a + 2 * w + 1);
+    if (t.out[1].empty() || t.out[1][0].first < 80) e += "ot started while held; ";
+    return e;
+  };
 #if MP1_AWF == 1
   // Timed for one-flit words: at AWF 2 a1's word is two flits and the same holds put the copy's
   // start at other distances, inside the §8.9 window where both models stall (docs/mp1.md §8.9),
@@ -360,6 +478,9 @@ class Tb {
       h_.close();
       std::string err = dc_->check ? dc_->check(m_.r) : "";
       if (dc_->tcheck) err += dc_->tcheck(tr_);
+      if (occ_max_ < dc_->occ_min)
+        err += "buffer occupancy reached " + std::to_string(occ_max_) + ", expected at least " +
+               std::to_string(dc_->occ_min) + "; ";
       err += eqs("machine empty at the end (no front or back message)", rm_empty(m_.r), 1);
       err += eqs("messages fed", msg_i_, dc_->msgs.size());
       if (!err.empty()) {
@@ -398,6 +519,9 @@ class Tb {
         *fre[k] = !downer_[k] && !held;
         const uint64_t until = k == 1 && dc_->ot_stop_until ? dc_->ot_stop_until : dc_->stop_until;
         *stp[k] = (dc_->stopped >> k & 1u) && c >= dc_->stop_from && c < until;
+        if (k == 0 && dc_->stall_next && !stall_c_ && m_.r.cs_st == 3 && m_.r.b_val)
+          stall_c_ = c + dc_->stall_next;
+        if (k == 0 && c < stall_c_) *stp[k] = 1;
       }
     }
 #define X(n, w) rtl_->n##_i = in_.n;
@@ -408,6 +532,7 @@ class Tb {
     mp1_rm_next_t nx;
     mp1_rm_eval(&cfg_, &m_, &in_, &mo, &nx);
     collect(mo);
+    if (dc_) occ_max_ = std::max(occ_max_, occupancy(m_.r));
     if (dc_) {  // the wire: the input chunk, and the output registers of this cycle
       const uint32_t w[4] = {m_.r.st_dat, m_.r.ot_dat, m_.r.rc_dat, m_.r.pb_dat};
       if (in_.in_dat) tr_.in.push_back({c, in_.in_dat});
@@ -495,6 +620,8 @@ class Tb {
   lockstep::MidReset rst_;
   bool downer_[4] = {false, false, false, false};
   Trace tr_;             // directed cases: the chunk streams
+  uint64_t stall_c_ = 0;  // straight's stop is held high until this cycle (stall_next)
+  uint32_t occ_max_ = 0;  // the highest occupancy seen
   lockstep::CounterWalk walk_{"mp1_rm"};
   size_t msg_i_ = 0;     // sweep cases: messages fed so far
   uint64_t msg_c_ = 0;   // the cycle the current one was fed
