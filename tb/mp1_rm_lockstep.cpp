@@ -3,6 +3,7 @@
 // adaptive turns, broadcasts, several segments, dead flits, bad messages, stray codes) and an
 // arbiter per output shared with a random competitor, or directed cases and sweeps (docs/mp1.md
 // §9), compared on every output and register.
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
