@@ -281,14 +281,14 @@ soak: $(LOCKSTEP)
 MP1_AWF         ?= 1
 MP1_AWF_VFLAGS  := $(if $(filter-out 1,$(MP1_AWF)),-GAWF=$(MP1_AWF))
 MP1_AWF_CFLAGS  := -DMP1_AWF=$(MP1_AWF)
-MP1_RM_RTL      ?= rtl/mp1_rm.sv
+MP1_RM_RTL      ?= rtl/mp1_rm_copy.sv rtl/mp1_rm.sv
 MP1_RM_TOP      ?= mp1_rm
 MP1_RM_CMP_REGS ?= 1
 MP1_VL_DIR      ?= $(BUILD)/vl/mp1_rm
 MP1_LOCKSTEP    := $(MP1_VL_DIR)/Vmp1_rm
-MP1_PLANE_RTL   ?= rtl/mp1_rm.sv rtl/mp1_arb.sv rtl/mp1_plane.sv
+MP1_PLANE_RTL   ?= rtl/mp1_rm_copy.sv rtl/mp1_rm.sv rtl/mp1_arb.sv rtl/mp1_plane.sv
 MP1_PLANE_TOP   ?= mp1_plane
-MP1_CHIP_RTL    ?= rtl/mp1_rm.sv rtl/mp1_arb.sv rtl/mp1_plane.sv rtl/mp1_rr_arb.sv rtl/mp1_inj.sv rtl/mp1_chip.sv
+MP1_CHIP_RTL    ?= rtl/mp1_rm_copy.sv rtl/mp1_rm.sv rtl/mp1_arb.sv rtl/mp1_plane.sv rtl/mp1_rr_arb.sv rtl/mp1_inj.sv rtl/mp1_chip.sv
 MP1_CHIP_TOP    ?= mp1_chip
 MP1P_VL_DIR     ?= $(BUILD)/vl/mp1_plane
 MP1P_LOCKSTEP   := $(MP1P_VL_DIR)/Vmp1_plane
@@ -645,7 +645,7 @@ ymut_tb_dslink  := Vdslink $(DSLINK_TOP) tb/dslink_lockstep.cpp
 ymut_cf_dslink  := $(DSLINK_CFLAGS)
 ymut_runs_dslink = $(DSLINK_MUT_RUNS)
 ymut_mod_mp1_rm := $(MP1_RM_TOP)
-ymut_mods_mp1_rm := mp1_rm
+ymut_mods_mp1_rm := mp1_rm mp1_rm_copy
 ymut_rtl_mp1_rm := $(MP1_RM_RTL)
 ymut_wp_mp1_rm  := parameter int AWF = 1
 ymut_tb_mp1_rm  := Vmp1_rm $(MP1_RM_TOP) tb/mp1_rm_lockstep.cpp

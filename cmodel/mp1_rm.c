@@ -1,9 +1,58 @@
-/* MP1 routing machine (docs/mp1.md §8): mad-postman cut-through, turns and consumption through a
- * chunk buffer, adaptive turns, broadcast copies, dead and bad flits; address words of one or two
- * flits (§14). */
+/* MP1 routing machine, draft 4 (docs/mp1_draft4.md §3-§7): the input writes a 128-chunk buffer for
+ * a front message F and a back message B; F's copies each start on their own and stream from the
+ * buffer or, caught up, from the input in the same cycle. Address words of one or two flits
+ * (docs/mp1.md §14). */
 #include "mp1_rm.h"
 
 #include <string.h>
+
+/* What AWF fixes (docs/mp1.md §14.2): the address bits and the masks of an address and of a word
+ * {code, addr}, the flit index that completes a word, and the offsets from a message's first chunk
+ * of the copies that skip a1 (off1 = 3 AWF) and a1 and a2 (off2 = 6 AWF). */
+typedef struct {
+  uint32_t aw, amask, wmask, wlast, off1, off2;
+} awf_t;
+
+static const awf_t awf_tab[2] = {
+    {5, 31, 255, 0, 3, 6},       /* AWF = 1 */
+    {13, 8191, 65535, 1, 6, 12}, /* AWF = 2 */
+};
+
+/* §6: stop above 29 chunks; a write with more than 126 would lap the oldest chunk F needs. */
+enum { STOP_OCC = 29, OCC_MAX = 126 };
+
+enum { ST_BIT = 1u << MP1_RM_ST, OT_BIT = 1u << MP1_RM_OT, RC_BIT = 1u << MP1_RM_RC };
+enum { RX_NONE, RX_F, RX_B };
+
+/* One message slot (§3.1), its registers without the f_ / b_ prefix. */
+typedef struct {
+  uint32_t val, in, drop, cut, dec, vpend, rnew, adapt, base, a1, a2, route;
+} slot_t;
+#define SLOT_FIELDS(X)                                                                             \
+  X(val) X(in) X(drop) X(cut) X(dec) X(vpend) X(rnew) X(adapt) X(base) X(a1) X(a2) X(route)
+
+/* One evaluation: the state, the inputs, and the next values as they are worked out. */
+typedef struct {
+  const awf_t *A;
+  const mp1_rm_state_t *st;
+  const mp1_rm_regs_t *q;
+  const mp1_rm_in_t *in;
+  mp1_rm_regs_t *d;
+  mp1_rm_next_t *nx;
+  uint32_t c, byte;
+  int start, endc, eom, done, trunc, abort;
+  int rx;         /* the receiving slot (§4) */
+  slot_t f, b;    /* the slots' next values */
+  int fnew;       /* F is created in this cycle (§4.1) */
+  int wf;         /* the chunk written in this cycle is F's: its copies may bypass it (§5.1) */
+  int dec_now;    /* F's route is decided in this cycle (§5.3) */
+  uint32_t fbase; /* F's first chunk, this cycle */
+  uint32_t fend;  /* where F's chunks end: B's first chunk, else the writer */
+  uint32_t cs[MP1_RM_NOUT], rp[MP1_RM_NOUT], req[MP1_RM_NOUT], dat[MP1_RM_NOUT];
+  uint32_t swap;
+} ctx_t;
+
+static void inc(uint16_t *n) { *n = (uint16_t)(*n + 1u); }
 
 static int two_dim(uint32_t code) {
   return code == MP1_CODE_P2P_STATIC || code == MP1_CODE_P2P_ADAPTIVE || code == MP1_CODE_BCAST_2D;
@@ -11,541 +60,583 @@ static int two_dim(uint32_t code) {
 
 static int ahead_of(uint32_t a, uint32_t p, uint32_t neg) { return neg ? a < p : a > p; }
 
-/* What AWF fixes (docs/mp1.md §14.2): the address bits and the masks of an address and of a
- * word {code, addr}, the flit index that completes a word, the buffer chunks where the copies that
- * skip a1 (off1) and a1 and a2 (off2) start, which is also how far a read pointer may lead the
- * writer (rule 3), and the stop threshold (rule 7). At AWF = 1 every figure is §8's. */
-typedef struct {
-  uint32_t aw, amask, wmask, wlast, off1, off2, stop_max;
-} awf_t;
+static slot_t slot_f(const mp1_rm_regs_t *r) {
+  slot_t s;
+#define GET(n) s.n = r->f_##n;
+  SLOT_FIELDS(GET)
+#undef GET
+  return s;
+}
 
-/* A table, not arithmetic: every non-quiet machine of a network looks it up each cycle. AW =
- * 5 + 8 (AWF - 1); masks 2^AW - 1 and 2^(AW + 3) - 1; AWF - 1; 3 AWF; 6 AWF; 30 or 17. */
-static const awf_t awf_tab[2] = {
-    {5, 31, 255, 0, 3, 6, 30},       /* AWF = 1: MP1 as §8 specifies it */
-    {13, 8191, 65535, 1, 6, 12, 17}, /* AWF = 2 */
-};
+static slot_t slot_b(const mp1_rm_regs_t *r) {
+  slot_t s;
+#define GET(n) s.n = r->b_##n;
+  SLOT_FIELDS(GET)
+#undef GET
+  return s;
+}
 
-static const awf_t *awf_of(const mp1_rm_cfg_t *cfg) { return &awf_tab[cfg->awf == 2]; }
+static void put_slots(mp1_rm_regs_t *r, const slot_t *f, const slot_t *b) {
+#define PUT(n) r->f_##n = f->n, r->b_##n = b->n;
+  SLOT_FIELDS(PUT)
+#undef PUT
+}
 
-typedef struct {
-  uint32_t mask, rnew;
-  uint32_t first[MP1_RM_NOUT];
-} route_t;
-
-/* docs/mp1.md §8.5 and §8.6 rule 2; the first chunks past a1 (off1) and past a2 (off2), §14.2
- * rule 3. */
-static route_t route_for(uint32_t code, int match, uint32_t off1, uint32_t off2) {
-  route_t r = {0, 0, {0, 0, 0, 0}};
-#define ADD(k, f) (r.mask |= 1u << (k), r.first[k] = (f))
-  if (!match) {
-    ADD(MP1_RM_ST, 0);
-    if (code == MP1_CODE_BCAST_2D) {
-      ADD(MP1_RM_OT, off1);
-      ADD(MP1_RM_RC, off2);
-    } else if (code == MP1_CODE_BCAST_1D) {
-      ADD(MP1_RM_RC, off1);
-    }
-    return r;
-  }
+/* The copies of a decided route (docs/mp1.md §8.5; a new message for code 3 at the match). */
+static uint32_t route_of(uint32_t code, int match, uint32_t *rnew) {
+  *rnew = 0;
+  if (!match)
+    return ST_BIT | (code == MP1_CODE_BCAST_2D   ? OT_BIT | RC_BIT
+                     : code == MP1_CODE_BCAST_1D ? RC_BIT
+                                                 : 0u);
   switch (code) {
   case MP1_CODE_P2P_STATIC:
   case MP1_CODE_P2P_ADAPTIVE:
-    ADD(MP1_RM_OT, off1);
-    break;
+    return OT_BIT;
   case MP1_CODE_DELIVER:
   case MP1_CODE_BCAST_1D:
-    ADD(MP1_RM_RC, off1);
-    break;
+    return RC_BIT;
   case MP1_CODE_PIGGY_INTRA:
-    ADD(MP1_RM_ST, off1);
-    r.rnew = 1;
-    break;
+    *rnew = 1;
+    return ST_BIT;
   case MP1_CODE_BCAST_2D:
-    ADD(MP1_RM_OT, off1);
-    ADD(MP1_RM_RC, off2);
-    break;
-  default: /* PIGGY_INTER; ILLEGAL never gets here (a bad a1) */
-    ADD(MP1_RM_PB, off1);
-    break;
+    return OT_BIT | RC_BIT;
+  default: /* PIGGY_INTER; ILLEGAL is bad before its route counts */
+    return 1u << MP1_RM_PB;
   }
-#undef ADD
-  return r;
+}
+
+/* Copy k's first chunk, from the message's first (docs/mp1.md §8.6 rule 2, §14.2 rule 3). */
+static uint32_t first_chunk(const awf_t *A, const slot_t *s, uint32_t k) {
+  if (k == MP1_RM_ST)
+    return s->rnew ? A->off1 : 0;
+  if (k == MP1_RM_RC && (s->a1 >> A->aw) == MP1_CODE_BCAST_2D)
+    return A->off2;
+  return A->off1;
 }
 
 void mp1_rm_reset(mp1_rm_state_t *st) { memset(st, 0, sizeof *st); }
 
-/* A truncation: after no more than the segment's first address word a dead word, after more a
- * cut (§8.6 rule 9, §14.2 rule 5). */
-static void count_trunc(const awf_t *A, const mp1_rm_regs_t *q, mp1_rm_regs_t *d) {
-  if (q->ifl <= A->wlast + 1u)
-    d->cnt_dead = (q->cnt_dead + 1) & 0xffffu;
-  else
-    d->cnt_cut = (q->cnt_cut + 1) & 0xffffu;
+/* ---- input (§4) -------------------------------------------------------------------------- */
+
+/* Chunk framing, whatever the slots (docs/mp1.md §8.3, §8.8 rule 7). */
+static void framing(ctx_t *x) {
+  const mp1_rm_regs_t *q = x->q;
+  mp1_rm_regs_t *d = x->d;
+  const uint32_t c = x->c, ic = q->ic;
+  const int gap = ic == 0 && (c == MP1_CH_IDLE || c == MP1_CH_ILLEGAL);
+  x->start = ic == 0 && (c & 4u);
+  x->endc = ic == 0 && q->iseg && (c == MP1_CH_EOS || c == MP1_CH_EOM);
+  x->eom = x->endc && c == MP1_CH_EOM;
+  x->done = ic == 2;
+  x->trunc = q->iseg && gap;
+  x->abort = ic == 0 && !q->iseg && c == MP1_CH_ILLEGAL;
+  x->byte = ((q->isr & 31u) << 3) | c;
+  d->ic = x->start ? 1u : ic == 1 ? 2u : 0u;
+  if (x->start)
+    d->isr = (q->isr & 7u) | ((c & 3u) << 3);
+  else if (ic == 1)
+    d->isr = (q->isr & 0x18u) | c;
+  if (x->start) {
+    d->iseg = 1;
+    d->ifl = q->ifl < 33 ? q->ifl + 1u : 33u;
+  } else if (x->endc || x->trunc) {
+    d->iseg = 0;
+    d->ifl = 0;
+  }
 }
 
-/* The verdict on a bad a1 whose next chunk is not a gap: a bad message (§8.6 rule 3). */
-static void count_bad(const awf_t *A, const mp1_rm_regs_t *q, mp1_rm_regs_t *d) {
-  if ((uint32_t)(q->a1 >> A->aw) == MP1_CODE_ILLEGAL)
-    d->cnt_bad_code = (q->cnt_bad_code + 1) & 0xffffu;
-  else
-    d->cnt_bad_addr = (q->cnt_bad_addr + 1) & 0xffffu;
+static void buf_write(ctx_t *x, uint32_t wd) {
+  x->nx->we = 1;
+  x->nx->waddr = (uint8_t)x->q->wp;
+  x->nx->wdata = (uint8_t)wd;
+  x->d->wp = (x->q->wp + 1u) & 127u;
 }
 
-/* An adaptive turn sends a2 first and a1 second, each carrying the other's control code: the
- * code belongs to the position (the leading flit names two dimensions), the address to the
- * dimension (§8.8 rule 9). Only the words' first flits change (§14.2 rule 4). Chunk `at` of the
- * swapped pair; other chunks pass unchanged. */
-static uint32_t swap_chunk(const awf_t *A, const mp1_rm_regs_t *q, uint32_t at, uint32_t c) {
-  const uint32_t a1 = q->a1, a2 = q->a2, aw = A->aw;
-  if (at == A->off1) /* 1, a1's code[2:1] */
+/* a1's word is complete: the route, or a verdict that waits for the next chunk (§4.3; bad as
+ * docs/mp1.md §8.3 and §8.8 rule 2). */
+static void decide(ctx_t *x, slot_t *s, uint32_t a1w) {
+  const awf_t *A = x->A;
+  const mp1_rm_in_t *in = x->in;
+  const uint32_t code = a1w >> A->aw, addr = a1w & A->amask;
+  const int match = addr == in->pos;
+  uint32_t rnew;
+  const uint32_t route = route_of(code, match, &rnew);
+  const int bad = code == MP1_CODE_ILLEGAL ||
+                  (!match && (!ahead_of(addr, in->pos, in->neg) || in->edge)) ||
+                  ((route & ST_BIT) && in->edge) || ((route & OT_BIT) && in->oedge);
+  if (bad) {
+    s->vpend = 1;
+    return;
+  }
+  s->route = route;
+  s->rnew = rnew;
+  s->dec = 1;
+  x->dec_now = x->rx == RX_F;
+}
+
+/* Address words shift in a flit at a time into the receiving slot (docs/mp1.md §14.2 rules 1, 2);
+ * the adaptive permission when a2's word completes (§4.3). */
+static void header_words(ctx_t *x, slot_t *s) {
+  const mp1_rm_regs_t *q = x->q;
+  const awf_t *A = x->A;
+  if (!x->done || q->ihd >= 2)
+    return;
+  const int word_end = q->iwf == A->wlast;
+  if (q->ihd == 0) {
+    s->a1 = ((s->a1 << 8) | x->byte) & A->wmask;
+    if (word_end)
+      decide(x, s, s->a1);
+  } else {
+    const uint32_t code = s->a1 >> A->aw;
+    const uint32_t a2w = ((s->a2 << 8) | x->byte) & A->wmask;
+    if (two_dim(code))
+      s->a2 = a2w;
+    if (word_end && code == MP1_CODE_P2P_ADAPTIVE && (s->a1 & A->amask) != x->in->pos &&
+        ahead_of(a2w & A->amask, x->in->opos, x->in->oneg) && !x->in->oedge)
+      s->adapt = 1;
+  }
+  x->d->iwf = word_end ? 0u : q->iwf + 1u;
+  if (word_end)
+    x->d->ihd = q->ihd + 1u;
+}
+
+/* A truncation: after at most the first address word a dead word, after more a cut (docs/mp1.md
+ * §8.6 rule 9, §14.2 rule 5). */
+static void count_trunc(ctx_t *x) {
+  inc(x->q->ifl <= x->A->wlast + 1u ? &x->d->cnt_dead : &x->d->cnt_cut);
+}
+
+/* An end code that cuts the header (§4.4: rule 11 and §14.2 rule 6). */
+static int hdr_cut(const ctx_t *x, const slot_t *s) {
+  const uint32_t ihd = x->q->ihd;
+  return ihd == 0 || (ihd == 1 && two_dim(s->a1 >> x->A->aw) && s->route != ST_BIT);
+}
+
+/* The receiving slot's chunk (§4.2-§4.5). A dropping slot discards it, its input ending at an
+ * EOM, a truncation or an abort without a count, as draft 3's DROP. */
+static void rx_chunk(ctx_t *x, slot_t *s) {
+  const slot_t s0 = *s;
+  int write = x->start || x->q->ic != 0 || x->endc;
+  uint32_t wd = (x->endc ? 8u : 0u) | x->c;
+  int ends = 0, cut = 0;
+  if (s0.drop) {
+    write = 0;
+    ends = x->eom || x->trunc || x->abort;
+  } else if (s0.vpend) {
+    s->vpend = 0;
+    if (x->trunc) { /* a dead flit */
+      count_trunc(x);
+      ends = cut = 1;
+    } else { /* a bad message: its chunks from the next on are dropped */
+      inc((s0.a1 >> x->A->aw) == MP1_CODE_ILLEGAL ? &x->d->cnt_bad_code : &x->d->cnt_bad_addr);
+      s->drop = 1;
+      ends = x->eom;
+    }
+  } else if (x->start && x->q->ifl == 32) { /* over-long (§4.5) */
+    write = 0;
+    inc(&x->d->cnt_bad_long);
+    s->drop = s->cut = 1;
+  } else if (x->trunc) {
+    count_trunc(x);
+    ends = cut = 1;
+  } else if (x->endc && hdr_cut(x, &s0)) {
+    write = 0;
+    inc(&x->d->cnt_cut);
+    ends = cut = 1;
+  } else if (x->endc && x->c == MP1_CH_EOS && (s0.route & RC_BIT) &&
+             (s0.route & (ST_BIT | OT_BIT))) {
+    wd = 8u | MP1_CH_EOM; /* a broadcast is one segment (draft 3 §8.8 rule 10) */
+    inc(&x->d->cnt_bad_long);
+    s->drop = 1;
+  } else if (x->abort) {
+    inc(&x->d->cnt_cut);
+    ends = cut = 1;
+  } else {
+    ends = x->eom;
+  }
+  if (ends)
+    s->in = 0;
+  if (cut)
+    s->cut = 1;
+  header_words(x, s);
+  if (write)
+    buf_write(x, wd);
+  /* Nothing of a B has been sent: one that will send nothing goes at its input's end (§4.4). */
+  if (x->rx == RX_B && ends && (s->cut || (s->drop && !s->dec)))
+    memset(s, 0, sizeof *s);
+}
+
+/* No receiving slot: a message starts (§4.1), or a stray, or a segment with no room (§4.6). */
+static void rx_none(ctx_t *x) {
+  const mp1_rm_regs_t *q = x->q;
+  mp1_rm_regs_t *d = x->d;
+  if (q->idis)
+    d->idis = d->iseg; /* discarded to the segment's end */
+  if (x->start && !q->iseg) {
+    if (q->f_val && q->b_val) {
+      d->idis = 1;
+      inc(&d->cnt_stray);
+      return;
+    }
+    slot_t *s = q->f_val ? &x->b : &x->f;
+    memset(s, 0, sizeof *s);
+    s->val = s->in = 1;
+    s->base = q->wp;
+    x->fnew = !q->f_val;
+    d->ihd = d->iwf = 0;
+    buf_write(x, x->c);
+  } else if (q->ic == 0 && !q->iseg && x->c >= MP1_CH_EOS && x->c <= MP1_CH_ILLEGAL) {
+    inc(&d->cnt_stray);
+  }
+}
+
+static void input_step(ctx_t *x) {
+  const mp1_rm_regs_t *q = x->q;
+  x->rx = q->f_val && q->f_in ? RX_F : q->b_val && q->b_in ? RX_B : RX_NONE;
+  if (x->rx == RX_F)
+    rx_chunk(x, &x->f);
+  else if (x->rx == RX_B)
+    rx_chunk(x, &x->b);
+  else
+    rx_none(x);
+}
+
+/* ---- copies (§5, §7) ---------------------------------------------------------------------- */
+
+/* An adaptive turn sends a2's word, then a1's, each first flit keeping its place's code
+ * (docs/mp1.md §8.8 rule 9, §14.2 rule 4). Chunk `at` (from F's first) of the swapped pair. */
+static uint32_t swap_chunk(const ctx_t *x, uint32_t at, uint32_t ch) {
+  const uint32_t a1 = x->q->f_a1, a2 = x->q->f_a2, aw = x->A->aw, off1 = x->A->off1;
+  if (at == off1)
     return 4u | ((a1 >> (aw + 1)) & 3u);
-  if (at == A->off1 + 1) /* a1's code[0], a2's addr[AW-1:AW-2] */
+  if (at == off1 + 1)
     return (((a1 >> aw) & 1u) << 2) | ((a2 >> (aw - 2)) & 3u);
   if (at == 0)
     return 4u | ((a2 >> (aw + 1)) & 3u);
   if (at == 1)
     return (((a2 >> aw) & 1u) << 2) | ((a1 >> (aw - 2)) & 3u);
-  return c;
+  return ch;
+}
+
+/* The entry copy k may send (§5.1): the input's chunk when caught up with F's writer (bypass),
+ * else a written entry of F. A WAIT copy's pointer may be set ahead of the writer; it is written
+ * once it lies before F's end counted from F's first chunk. No copy reads past F's end into B. */
+static int has_chunk(const ctx_t *x, uint32_t k, uint32_t *e) {
+  const uint32_t rp = x->rp[k];
+  if (rp == x->q->wp && x->wf) {
+    *e = x->nx->wdata;
+    return 1;
+  }
+  const int written = x->cs[k] == MP1_RM_CS_WAIT
+                          ? ((rp - x->fbase) & 127u) < ((x->fend - x->fbase) & 127u)
+                          : rp != x->fend;
+  if (written)
+    *e = mp1_rm_mem(x->st, rp);
+  return written;
+}
+
+/* Copy k sends entry e: the chunk, the pointer on (the swapped order of an adaptive turn), and
+ * RUN, or NEXT after an EOS, OFF after an EOM (§5.4, §5.5). */
+static void send(ctx_t *x, uint32_t k, uint32_t e) {
+  const awf_t *A = x->A;
+  const uint32_t at = (x->rp[k] - x->fbase) & 127u;
+  const int sw = k == MP1_RM_OT && x->swap;
+  x->dat[k] = sw ? swap_chunk(x, at, e & 7u) : e & 7u;
+  x->req[k] = 1;
+  if (sw && at == A->off2 - 1)
+    x->rp[k] = x->fbase;
+  else if (sw && at == A->off1 - 1)
+    x->rp[k] = (x->fbase + A->off2) & 127u, x->swap = 0;
+  else
+    x->rp[k] = (x->rp[k] + 1u) & 127u;
+  x->cs[k] = !(e & 8u) ? MP1_RM_CS_RUN : (e & 7u) == MP1_CH_EOS ? MP1_RM_CS_NEXT : MP1_RM_CS_OFF;
+}
+
+/* Output k's grant, its receiver's stop and the chunk it shows (our register). */
+static void own_stop(const ctx_t *x, uint32_t k, uint32_t *own, uint32_t *stop, uint32_t *dq) {
+  const mp1_rm_in_t *in = x->in;
+  const mp1_rm_regs_t *q = x->q;
+  switch (k) {
+  case MP1_RM_ST:
+    *own = in->st_own, *stop = in->st_stop, *dq = q->st_dat;
+    break;
+  case MP1_RM_OT:
+    *own = in->ot_own, *stop = in->ot_stop, *dq = q->ot_dat;
+    break;
+  case MP1_RM_RC:
+    *own = in->rc_own, *stop = in->rc_stop, *dq = q->rc_dat;
+    break;
+  default:
+    *own = in->pb_own, *stop = in->pb_stop, *dq = q->pb_dat;
+    break;
+  }
+  *own &= 1u, *stop &= 1u, *dq &= 7u;
+}
+
+/* A WAIT copy (§5.2-§5.4). It ends without sending when F is cut (§5.5), when F turned out bad
+ * before its route was decided (nothing of a bad message is sent from WAIT), or, for the straight
+ * copy, when the route decided in this cycle has no st; with a new message (rnew) it waits at
+ * a1's end instead (§5.3). Otherwise it starts granted, with room and the idle chunk between
+ * messages, or (straight only) by claiming a free output. */
+static void copy_wait(ctx_t *x, uint32_t k) {
+  const mp1_rm_regs_t *q = x->q;
+  const int st = k == MP1_RM_ST;
+  uint32_t own, stop, dq, e;
+  if ((!x->fnew && q->f_cut) || (st && q->f_drop && !q->f_dec) ||
+      (st && x->dec_now && !(x->f.route & ST_BIT))) {
+    x->cs[k] = MP1_RM_CS_OFF;
+    return;
+  }
+  x->req[k] = 1;
+  if (st && x->dec_now && x->f.rnew) {
+    x->rp[k] = (x->fbase + x->A->off1) & 127u;
+    return;
+  }
+  own_stop(x, k, &own, &stop, &dq);
+  const int go = (own && !stop && dq == MP1_CH_IDLE) || (st && x->in->st_free && !x->in->st_stop);
+  if (go && has_chunk(x, k, &e))
+    send(x, k, e);
+}
+
+/* A RUN copy (§5.5). The straight copy is speculative up to a1's word: at chunk 3 AWF it goes on
+ * only with a decided st route, waits there as a new message with rnew, and otherwise ends (§5.2).
+ * With no chunk it sends the idle chunk, and ends if F is cut. */
+static void copy_run(ctx_t *x, uint32_t k) {
+  const mp1_rm_regs_t *q = x->q;
+  uint32_t e;
+  x->req[k] = 1;
+  if (!has_chunk(x, k, &e)) {
+    if (q->f_cut) {
+      x->cs[k] = MP1_RM_CS_OFF;
+      x->req[k] = 0;
+    }
+    return;
+  }
+  if (k == MP1_RM_ST && x->rp[k] == ((x->fbase + x->A->off1) & 127u) &&
+      !(q->f_dec && (q->f_route & ST_BIT) && !q->f_rnew)) {
+    if (q->f_rnew) {
+      x->cs[k] = MP1_RM_CS_WAIT;
+    } else {
+      x->cs[k] = MP1_RM_CS_OFF;
+      x->req[k] = 0;
+    }
+    return;
+  }
+  send(x, k, e);
+}
+
+/* A NEXT copy: the next segment follows without an idle chunk (§5.4, E); a cut F sends the abort
+ * between segments and ends (§5.5). */
+static void copy_next(ctx_t *x, uint32_t k) {
+  uint32_t own, stop, dq, e;
+  x->req[k] = 1;
+  if (x->q->f_cut) {
+    x->dat[k] = MP1_CH_ILLEGAL;
+    x->cs[k] = MP1_RM_CS_OFF;
+    return;
+  }
+  own_stop(x, k, &own, &stop, &dq);
+  if (own && !stop && has_chunk(x, k, &e))
+    send(x, k, e);
+}
+
+/* The adaptive switch (§7.1): while straight is blocked and nothing of F has gone straight, ask
+ * for ot as well, and turn when ot is free for us. Returns the copies it has dealt with. A cut F
+ * does not turn: its straight copy ends (§5.5). */
+static uint32_t adapt_switch(ctx_t *x) {
+  const mp1_rm_regs_t *q = x->q;
+  const mp1_rm_in_t *in = x->in;
+  if (x->fnew || !q->f_adapt || q->f_route != ST_BIT || q->f_cut ||
+      x->cs[MP1_RM_ST] != MP1_RM_CS_WAIT)
+    return 0;
+  const int st_blocked = (!in->st_own || in->st_stop) && !(in->st_free && !in->st_stop);
+  if (!st_blocked)
+    return 0;
+  x->req[MP1_RM_OT] = 1;
+  if (!(in->ot_own && !in->ot_stop && q->ot_dat == MP1_CH_IDLE))
+    return 0;
+  x->f.route = OT_BIT;
+  x->swap = 1;
+  x->cs[MP1_RM_ST] = MP1_RM_CS_OFF;
+  x->rp[MP1_RM_OT] = (x->fbase + x->A->off1) & 127u;
+  x->cs[MP1_RM_OT] = MP1_RM_CS_WAIT;
+  uint32_t e;
+  if (has_chunk(x, MP1_RM_OT, &e)) /* a2's word is complete */
+    send(x, MP1_RM_OT, e);
+  inc(&x->d->cnt_adapt);
+  if (!(q->f_in && q->iseg))
+    inc(&x->d->cnt_adapt_buf);
+  return ST_BIT | OT_BIT;
+}
+
+static void copies_step(ctx_t *x) {
+  const mp1_rm_regs_t *q = x->q;
+  x->fbase = x->fnew ? q->wp : q->f_base;
+  x->fend = q->b_val ? q->b_base : q->wp;
+  x->wf = x->nx->we && (x->rx == RX_F || x->fnew);
+  if (x->fnew && !x->in->edge) { /* the speculative straight copy, from the first chunk (§5.2) */
+    x->cs[MP1_RM_ST] = MP1_RM_CS_WAIT;
+    x->rp[MP1_RM_ST] = q->wp;
+  }
+  const uint32_t dealt = adapt_switch(x);
+  for (uint32_t k = 0; k < MP1_RM_NOUT; k++) {
+    if (dealt >> k & 1u)
+      continue;
+    switch (x->cs[k]) {
+    case MP1_RM_CS_WAIT:
+      copy_wait(x, k);
+      break;
+    case MP1_RM_CS_RUN:
+      copy_run(x, k);
+      break;
+    case MP1_RM_CS_NEXT:
+      copy_next(x, k);
+      break;
+    default:
+      break;
+    }
+  }
+  /* Copies created by the decision ask at once and start from the next cycle (§5.3, §7). */
+  if (x->dec_now)
+    for (uint32_t k = MP1_RM_OT; k < MP1_RM_NOUT; k++)
+      if (x->f.route >> k & 1u) {
+        x->cs[k] = MP1_RM_CS_WAIT;
+        x->rp[k] = (x->fbase + first_chunk(x->A, &x->f, k)) & 127u;
+        x->req[k] = 1;
+      }
+}
+
+/* F complete: B moves to the front with its copies, which ask from the next cycle (§5.6). */
+static void promote(ctx_t *x) {
+  if (!x->q->f_val || x->f.in)
+    return;
+  for (uint32_t k = 0; k < MP1_RM_NOUT; k++)
+    if (x->cs[k] != MP1_RM_CS_OFF)
+      return;
+  x->f = x->b;
+  memset(&x->b, 0, sizeof x->b);
+  x->swap = 0;
+  if (!x->f.val)
+    return;
+  for (uint32_t k = 0; k < MP1_RM_NOUT; k++) {
+    const int make = x->f.dec ? (int)(x->f.route >> k & 1u)
+                              : k == MP1_RM_ST && !x->f.vpend && !x->f.drop && !x->in->edge;
+    if (make) {
+      x->cs[k] = MP1_RM_CS_WAIT;
+      x->rp[k] = (x->f.base + first_chunk(x->A, &x->f, k)) & 127u;
+    }
+  }
+}
+
+/* ---- stop and the buffer invariant (§6) --------------------------------------------------- */
+
+/* Chunks from the oldest F still needs to the writer: F's RUN and NEXT copies' pointers (an
+ * adaptive turn still to read a1's word needs F's first chunk), F's first chunk while a copy
+ * waits or the route is undecided. */
+static uint32_t occupancy(const awf_t *A, const mp1_rm_regs_t *r) {
+  if (!r->f_val)
+    return 0;
+  const uint32_t cs[MP1_RM_NOUT] = {r->cs_st, r->cs_ot, r->cs_rc, r->cs_pb};
+  const uint32_t rp[MP1_RM_NOUT] = {r->rp_st, r->rp_ot, r->rp_rc, r->rp_pb};
+  const uint32_t wp = r->wp, base = r->f_base;
+  uint32_t occ = 0;
+  int from_base = !r->f_dec;
+  for (uint32_t k = 0; k < MP1_RM_NOUT; k++) {
+    if (cs[k] == MP1_RM_CS_WAIT ||
+        (k == MP1_RM_OT && r->swap && ((rp[k] - base) & 127u) >= A->off1))
+      from_base = 1;
+    else if (cs[k] != MP1_RM_CS_OFF && ((wp - rp[k]) & 127u) > occ)
+      occ = (wp - rp[k]) & 127u;
+  }
+  if (from_base && ((wp - base) & 127u) > occ)
+    occ = (wp - base) & 127u;
+  return occ;
+}
+
+/* The rule of §6, on next-state values. */
+static void stop_next(const awf_t *A, mp1_rm_regs_t *d) {
+  const uint32_t occ = occupancy(A, d);
+  const int run = d->cs_st == MP1_RM_CS_RUN || d->cs_ot == MP1_RM_CS_RUN ||
+                  d->cs_rc == MP1_RM_CS_RUN || d->cs_pb == MP1_RM_CS_RUN;
+  const int blocked = d->b_val || (d->f_val && !d->f_drop && occ > 0 && !run);
+  d->stop = occ > STOP_OCC || (blocked && !d->iseg);
+}
+
+/* ---- one cycle ---------------------------------------------------------------------------- */
+
+static void ctx_init(ctx_t *x, const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st,
+                     const mp1_rm_in_t *in, mp1_rm_next_t *nx) {
+  const mp1_rm_regs_t *q = &st->r;
+  memset(x, 0, sizeof *x);
+  x->A = &awf_tab[cfg->awf == 2];
+  x->st = st;
+  x->q = q;
+  x->in = in;
+  x->nx = nx;
+  x->d = &nx->r;
+  nx->r = *q;
+  nx->we = nx->waddr = nx->wdata = 0;
+  nx->keep = 0;
+  x->c = in->in_dat & 7u;
+  x->f = slot_f(q);
+  x->b = slot_b(q);
+  const uint32_t cs[MP1_RM_NOUT] = {q->cs_st, q->cs_ot, q->cs_rc, q->cs_pb};
+  const uint32_t rp[MP1_RM_NOUT] = {q->rp_st, q->rp_ot, q->rp_rc, q->rp_pb};
+  memcpy(x->cs, cs, sizeof cs);
+  memcpy(x->rp, rp, sizeof rp);
+  x->swap = q->swap;
+}
+
+static void commit(const ctx_t *x) {
+  mp1_rm_regs_t *d = x->d;
+  put_slots(d, &x->f, &x->b);
+  d->cs_st = x->cs[MP1_RM_ST], d->cs_ot = x->cs[MP1_RM_OT];
+  d->cs_rc = x->cs[MP1_RM_RC], d->cs_pb = x->cs[MP1_RM_PB];
+  d->rp_st = x->rp[MP1_RM_ST], d->rp_ot = x->rp[MP1_RM_OT];
+  d->rp_rc = x->rp[MP1_RM_RC], d->rp_pb = x->rp[MP1_RM_PB];
+  d->st_dat = x->dat[MP1_RM_ST], d->ot_dat = x->dat[MP1_RM_OT];
+  d->rc_dat = x->dat[MP1_RM_RC], d->pb_dat = x->dat[MP1_RM_PB];
+  d->swap = x->swap;
 }
 
 void mp1_rm_eval(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st, const mp1_rm_in_t *in,
                  mp1_rm_out_t *out, mp1_rm_next_t *nx) {
-  const mp1_rm_regs_t *q = &st->r;
-  if (mp1_rm_quiet(st, in->in_dat)) {
+  if (mp1_rm_quiet(st, in->in_dat))
     mp1_rm_eval_quiet(st, out, nx);
-    return;
-  }
-  const awf_t *A = awf_of(cfg);
-  const uint32_t off2 = A->off2; /* read once: the loops below compare with it */
-  mp1_rm_regs_t *d = &nx->r;
-  *d = *q;
-  nx->we = nx->waddr = nx->wdata = 0;
-  nx->keep = 0;
+  else
+    mp1_rm_eval_full(cfg, st, in, out, nx);
+}
 
-  const uint32_t own[MP1_RM_NOUT] = {in->st_own & 1u, in->ot_own & 1u, in->rc_own & 1u,
-                                     in->pb_own & 1u};
-  const uint32_t stop[MP1_RM_NOUT] = {in->st_stop & 1u, in->ot_stop & 1u, in->rc_stop & 1u,
-                                      in->pb_stop & 1u};
-  const uint32_t q_rp[MP1_RM_NOUT] = {q->rp_st, q->rp_ot, q->rp_rc, q->rp_pb};
-  const uint32_t q_dat[MP1_RM_NOUT] = {q->st_dat, q->ot_dat, q->rc_dat, q->pb_dat};
-  uint32_t rp[MP1_RM_NOUT] = {q->rp_st, q->rp_ot, q->rp_rc, q->rp_pb};
-  uint32_t req[MP1_RM_NOUT] = {0, 0, 0, 0};
-  uint32_t dat[MP1_RM_NOUT] = {0, 0, 0, 0};
+uint32_t mp1_rm_occupancy(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st) {
+  return occupancy(&awf_tab[cfg->awf == 2], &st->r);
+}
 
-  /* Ingress (§8.3). */
-  /* While a received message drains (ended), the input is ignored: stop is high (§8.6 rule 10). */
-  const uint32_t c = in->in_dat & 7u, ic = q->ic;
-  const int en = !q->ended;
-  const int start = en && ic == 0 && (c & 4u);
-  /* an end code ends a segment only while one is open (§8.8 rule 7) */
-  const int endc = en && ic == 0 && q->iseg && (c == MP1_CH_EOS || c == MP1_CH_EOM);
-  const int eom = en && ic == 0 && q->iseg && c == MP1_CH_EOM;
-  const int gap = en && ic == 0 && (c == MP1_CH_IDLE || c == MP1_CH_ILLEGAL);
-  const int done = en && ic == 2;
-  const uint32_t byte = ((q->isr & 31u) << 3) | c;
-  const int trunc = q->iseg && gap;
-  const int seg_chunk = start || ic != 0 || endc;
-  const uint32_t s0 = q->rm_st;
-  /* A broadcast is one segment: its first segment's EOS is taken as its EOM and the rest of the
-   * message is dropped (§8.8 rule 10). */
-  const uint32_t bc = q->route;
-  /* an abort between segments while a segment is buffered: an end code for the copies
-     (§8.8 rule 12) */
-  const int abort_in = en && ic == 0 && !q->iseg && c == MP1_CH_ILLEGAL &&
-                       (s0 == MP1_RM_HOLD || s0 == MP1_RM_EMIT);
-  /* a two-dimension header cut short is a truncation instead (§8.8 rule 11), and so is a header cut
-   * inside a1's word (§14.2 rule 6; PASS handles that one below) */
-  const int hdr_cut = endc && s0 == MP1_RM_HOLD &&
-                      (q->ihd == 0 || (q->ihd == 1 && two_dim((uint32_t)q->a1 >> A->aw)));
-  const int bcut = endc && c == MP1_CH_EOS && (s0 == MP1_RM_HOLD || s0 == MP1_RM_EMIT) &&
-                   !hdr_cut && (bc >> MP1_RM_RC & 1u) &&
-                   (bc & ((1u << MP1_RM_ST) | (1u << MP1_RM_OT)));
-  const int overlong = start && q->ifl == 32;
-  const uint32_t s = q->rm_st;
-
-  /* The address words shift in a flit at a time (§14.2 rule 1); a1's decisions are taken when its
-   * word completes (rule 2), on the completed word. */
-  const int word_end = done && q->iwf == A->wlast;
-  const int a1_done = word_end && q->ihd == 0;
-  /* Bad: illegal code, unreachable address, or a route into a missing output (§8.8 rule 2).
-   * Only a just-completed a1 is judged, so the route is worked out only then. */
-  route_t a1_route = {0, 0, {0, 0, 0, 0}};
-  int bad = 0, match = 0;
-  if (a1_done) {
-    const uint32_t a1w = (((uint32_t)q->a1 << 8) | byte) & A->wmask;
-    const uint32_t code = a1w >> A->aw, addr = a1w & A->amask;
-    match = addr == in->pos;
-    a1_route = route_for(code, match, A->off1, A->off2);
-    bad = code == MP1_CODE_ILLEGAL ||
-          (!match && (!ahead_of(addr, in->pos, in->neg) || in->edge)) ||
-          ((a1_route.mask >> MP1_RM_ST & 1u) && in->edge) ||
-          ((a1_route.mask >> MP1_RM_OT & 1u) && in->oedge);
-  }
-
-  const int ing = en && (s != MP1_RM_IDLE || start);
-  if (ing) {
-    d->ic = start ? 1u : (ic == 1 ? 2u : 0u);
-    if (start)
-      d->isr = (q->isr & 7u) | ((c & 3u) << 3);
-    else if (ic == 1)
-      d->isr = (q->isr & 0x18u) | c;
-    if (start)
-      d->iseg = 1;
-    else if (endc || trunc)
-      d->iseg = 0;
-    if (start)
-      d->ifl = q->ifl < 33 ? q->ifl + 1 : 33;
-    else if (endc || trunc)
-      d->ifl = 0;
-    if (done && q->ihd < 2) {
-      if (q->ihd == 0)
-        d->a1 = (uint16_t)((((uint32_t)q->a1 << 8) | byte) & A->wmask);
-      else if (two_dim((uint32_t)q->a1 >> A->aw))
-        d->a2 = (uint16_t)((((uint32_t)q->a2 << 8) | byte) & A->wmask);
-      d->iwf = word_end ? 0u : q->iwf + 1u;
-      if (word_end)
-        d->ihd = q->ihd + 1u;
-    }
-    if ((seg_chunk || abort_in) && s != MP1_RM_DROP) {
-      nx->we = 1;
-      nx->waddr = (uint8_t)q->wp;
-      nx->wdata = (uint8_t)(bcut ? (8u | MP1_CH_EOM) : ((endc || abort_in ? 8u : 0u) | c));
-      d->wp = (q->wp + 1) & 127u;
-    }
-  }
-
-  uint32_t next = s;
-  uint32_t route = q->route, act = q->act, swap = q->swap;
-  /* The message ends once its copies have sent what is buffered (§8.2 ended). */
-  if ((eom || bcut) && (s == MP1_RM_HOLD || s == MP1_RM_EMIT))
-    d->ended = 1;
-  if (abort_in) {
-    d->ended = 1;
-    d->cnt_cut = (q->cnt_cut + 1) & 0xffffu;
-  }
-  if (bcut) {
-    d->bcut = 1;
-    d->cnt_bad_long = (q->cnt_bad_long + 1) & 0xffffu;
-  }
-
-  /* Abort between segments (§8.8 rule 5): the illegal chunk on every owned route output. */
-#define ABORT_OUTPUTS()                                                              \
-  do {                                                                               \
-    for (int k_ = 0; k_ < MP1_RM_NOUT; k_++)                                         \
-      if ((q->route >> k_ & 1u) && own[k_]) {                                        \
-        dat[k_] = MP1_CH_ILLEGAL;                                                    \
-        req[k_] = 1;                                                                 \
-      }                                                                              \
-  } while (0)
-
-  /* One chunk of copy k from the buffer (§8.4 EMIT, §8.6 rule 6). */
-#define EMIT_STEP(k)                                                                 \
-  do {                                                                               \
-    const uint32_t e_ = mp1_rm_mem(st, rp[k]);                                       \
-    dat[k] = e_ & 7u;                                                                \
-    if ((k) == MP1_RM_OT && swap)                                                    \
-      dat[k] = swap_chunk(A, q, rp[k], dat[k]);                                      \
-    req[k] = 1;                                                                      \
-    if ((k) == MP1_RM_OT && swap && rp[k] == A->off2 - 1)                            \
-      rp[k] = 0;                                                                     \
-    else if ((k) == MP1_RM_OT && swap && rp[k] == A->off1 - 1)                       \
-      rp[k] = A->off2, swap = 0;                                                     \
-    else                                                                             \
-      rp[k] = (rp[k] + 1) & 127u;                                                    \
-    if (e_ & 8u)                                                                     \
-      act &= ~(1u << (k));                                                           \
-  } while (0)
-
-  switch (s) {
-  case MP1_RM_IDLE:
-    if (start) {
-      if ((c & 3u) != 2u && in->st_free && !stop[MP1_RM_ST] && !in->edge) {
-        req[MP1_RM_ST] = 1;
-        dat[MP1_RM_ST] = c;
-        next = MP1_RM_PASS;
-      } else {
-        next = MP1_RM_HOLD;
-      }
-    } else if (c == MP1_CH_EOS || c == MP1_CH_EOM || c == MP1_CH_ILLEGAL) {
-      d->cnt_stray = (q->cnt_stray + 1) & 0xffffu;
-    }
-    break;
-
-  case MP1_RM_PASS:
-    req[MP1_RM_ST] = 1;
-    dat[MP1_RM_ST] = c;
-    if (q->vpend) {
-      d->vpend = 0;
-      dat[MP1_RM_ST] = 0;
-      if (trunc) {
-        /* the idle chunk goes out with the request still up; released from IDLE */
-        d->cnt_dead = (q->cnt_dead + 1) & 0xffffu;
-        next = MP1_RM_IDLE;
-      } else {
-        req[MP1_RM_ST] = 0;
-        count_bad(A, q, d);
-        next = eom ? MP1_RM_IDLE : MP1_RM_DROP;
-      }
-    } else if (overlong) {
-      req[MP1_RM_ST] = 0;
-      dat[MP1_RM_ST] = 0;
-      d->cnt_bad_long = (q->cnt_bad_long + 1) & 0xffffu;
-      next = MP1_RM_DROP;
-    } else if (a1_done) {
-      if (bad) {
-        d->vpend = 1;
-      } else if (match) {
-        /* The flit just completed is dead here: it goes out, then the straight output is let go. */
-        const route_t r = a1_route;
-        route = r.mask;
-        d->rnew = r.rnew;
-        for (int k = 0; k < MP1_RM_NOUT; k++)
-          rp[k] = r.first[k];
-        next = MP1_RM_HOLD;
-      }
-    } else if (endc && q->ihd == 0) {
-      /* a header cut inside a1's word: the end code goes on, and so does the cut, to the next
-         machine, which does the same (§14.2 rule 6) */
-      d->cnt_cut = (q->cnt_cut + 1) & 0xffffu;
-      next = MP1_RM_IDLE;
-    } else if (endc) {
-      if (eom) {
-        next = MP1_RM_IDLE;
-      } else {
-        /* a later segment through the buffer must not resend this cut-through one */
-        route = 1u << MP1_RM_ST;
-        rp[MP1_RM_ST] = d->wp;
-        next = MP1_RM_WAIT;
-      }
-    } else if (trunc) {
-      dat[MP1_RM_ST] = 0;
-      count_trunc(A, q, d);
-      next = MP1_RM_IDLE;
-    }
-    break;
-
-  case MP1_RM_HOLD:
-    if (q->vpend) {
-      d->vpend = 0;
-      if (trunc) {
-        d->cnt_dead = (q->cnt_dead + 1) & 0xffffu;
-        next = MP1_RM_IDLE;
-      } else {
-        count_bad(A, q, d);
-        next = eom ? MP1_RM_IDLE : MP1_RM_DROP;
-      }
-      break;
-    }
-    if (trunc) {
-      count_trunc(A, q, d);
-      ABORT_OUTPUTS();
-      next = MP1_RM_IDLE;
-      break;
-    }
-    if (overlong) {
-      d->cnt_bad_long = (q->cnt_bad_long + 1) & 0xffffu;
-      ABORT_OUTPUTS();
-      next = MP1_RM_DROP;
-      break;
-    }
-    if (hdr_cut) {
-      /* the header ends before its second address word (§8.8 rule 11), or inside its first
-         (§14.2 rule 6) */
-      d->cnt_cut = (q->cnt_cut + 1) & 0xffffu;
-      ABORT_OUTPUTS();
-      next = MP1_RM_IDLE;
-      break;
-    }
-    if (endc)
-      d->segend = 1; /* an emission start in this same cycle clears it again */
-    /* Requests, the adaptive switch and the emission start all follow the registered route: a
-     * route decided in this cycle (below) takes effect in the next (§8.6 rule 4). */
-    if (q->route != 0) {
-      if (q->adapt_ok && q->route == (1u << MP1_RM_ST) && !own[MP1_RM_ST] && own[MP1_RM_OT]) {
-        route = 1u << MP1_RM_OT;
-        swap = 1;
-        rp[MP1_RM_OT] = A->off1;
-        d->cnt_adapt = (q->cnt_adapt + 1) & 0xffffu;
-        if (q->segend)
-          d->cnt_adapt_buf = (q->cnt_adapt_buf + 1) & 0xffffu;
-        req[MP1_RM_OT] = 1;
-      } else {
-        /* Ordered acquisition (§8.6 rule 4); the old straight ownership of an intra-plane
-         * piggy-back is let go first (rule 7). */
-        /* the plane's global order (§8.8 rule 6): X out before Y out before reception */
-        static const int order_st[MP1_RM_NOUT] = {MP1_RM_ST, MP1_RM_OT, MP1_RM_RC, MP1_RM_PB};
-        static const int order_ot[MP1_RM_NOUT] = {MP1_RM_OT, MP1_RM_ST, MP1_RM_RC, MP1_RM_PB};
-        const int *order = in->ot_first ? order_ot : order_st;
-        /* The chip-shared outputs (reception, piggy-back) are asked for only once every network
-         * copy could start: a machine never holds them while it waits for a buffer (§8.8
-         * rule 8). */
-        int net_ready = 1;
-        for (int k = MP1_RM_ST; k <= MP1_RM_OT; k++)
-          if (q->route & (1u << k))
-            net_ready = net_ready && own[k] && !stop[k] && q_dat[k] == MP1_CH_IDLE;
-        int lower_owned = 1, ready = !q->rnew;
-        for (int i = 0; i < MP1_RM_NOUT; i++) {
-          const int k = order[i];
-          if (!(q->route & (1u << k)))
-            continue;
-          int r_k = own[k] || (lower_owned && (k < MP1_RM_RC || net_ready));
-          if (k == MP1_RM_ST && q->rnew) {
-            if (own[MP1_RM_ST])
-              r_k = 0;
-            else
-              d->rnew = 0;
-          }
-          req[k] = (uint32_t)r_k;
-          lower_owned = lower_owned && own[k];
-          /* written: the writer is past the copy's first chunk (a pointer may lead by up to
-             6 AWF, §14.2 rule 3) */
-          ready = ready && own[k] && !stop[k] && ((q_rp[k] - q->wp) & 127u) > off2 &&
-                  q_dat[k] == MP1_CH_IDLE; /* an idle chunk after an EOS (§8.8 rule 3) */
-        }
-        if (q->adapt_ok && q->route == (1u << MP1_RM_ST) && !own[MP1_RM_ST])
-          req[MP1_RM_OT] = 1;
-        if (ready) {
-          act = q->route;
-          d->segend = 0;
-          for (int k = 0; k < MP1_RM_NOUT; k++)
-            if (act & (1u << k))
-              EMIT_STEP(k);
-          next = MP1_RM_EMIT;
-        }
-      }
-    } else if (a1_done) {
-      if (bad) {
-        d->vpend = 1;
-      } else {
-        const route_t r = a1_route;
-        route = r.mask;
-        d->rnew = r.rnew;
-        for (int k = 0; k < MP1_RM_NOUT; k++)
-          rp[k] = r.first[k];
-      }
-    }
-    /* the adaptive permission, when a2's word completes (§8.6 rule 4, §14.2 rule 2) */
-    if (word_end && q->ihd == 1 && ((uint32_t)q->a1 >> A->aw) == MP1_CODE_P2P_ADAPTIVE &&
-        (q->a1 & A->amask) != in->pos && ahead_of(((uint32_t)q->a2 << 8 | byte) & A->amask, in->opos,
-                                                  in->oneg) &&
-        !in->oedge)
-      d->adapt_ok = 1;
-    break;
-
-  case MP1_RM_EMIT:
-    if (overlong) {
-      d->cnt_bad_long = (q->cnt_bad_long + 1) & 0xffffu;
-      next = MP1_RM_DROP;
-      break;
-    }
-    if (trunc) {
-      d->ended = 1;
-      count_trunc(A, q, d);
-    }
-    for (int k = 0; k < MP1_RM_NOUT; k++) {
-      if (!(act & (1u << k)))
-        continue;
-      if (q->ended && q_rp[k] == q->wp)
-        act &= ~(1u << k); /* caught up after a truncation: stops without sending */
-      else
-        EMIT_STEP(k);
-    }
-    /* A copy keeps its output until it has sent the message's last chunk: one stopped at an EOS
-     * keeps it for the next segment (§8.6 rule 8). */
-    for (int k = 0; k < MP1_RM_NOUT; k++)
-      req[k] = (q->route >> k & 1u) && !(q->ended && q_rp[k] == q->wp);
-    break;
-
-  case MP1_RM_WAIT:
-    for (int k = 0; k < MP1_RM_NOUT; k++)
-      if (route & (1u << k))
-        req[k] = 1;
-    if (en && ic == 0 && !q->iseg && c == MP1_CH_ILLEGAL) {
-      /* an abort from upstream: pass it on and end the message (§8.8 rule 5) */
-      d->cnt_cut = (q->cnt_cut + 1) & 0xffffu;
-      for (int k = 0; k < MP1_RM_NOUT; k++)
-        req[k] = 0;
-      ABORT_OUTPUTS();
-      next = MP1_RM_IDLE;
-    } else if (start) {
-      /* cut through only after an idle chunk on the output (§8.8 rule 4) */
-      if (route == (1u << MP1_RM_ST) && !stop[MP1_RM_ST] && q->st_dat == MP1_CH_IDLE) {
-        dat[MP1_RM_ST] = c;
-        next = MP1_RM_PASS;
-      } else {
-        next = MP1_RM_HOLD;
-      }
-    }
-    break;
-
-  default: /* DROP, and the illegal encodings 6 and 7 */
-    /* an abort between segments ends a dropped message too (§8.8 rule 10) */
-    if (s != MP1_RM_DROP || eom || trunc || (en && ic == 0 && !q->iseg && c == MP1_CH_ILLEGAL))
-      next = MP1_RM_IDLE;
-    break;
-  }
-#undef EMIT_STEP
-#undef ABORT_OUTPUTS
-
-  /* Leaving EMIT (§8.6 rule 8) in the cycle the last copy stops: a later segment already in the
-   * buffer goes first, even when ended (the EOM may be that segment's). */
-  if (s == MP1_RM_EMIT && next == MP1_RM_EMIT && act == 0) {
-    int buffered = d->iseg;
-    for (int k = 0; k < MP1_RM_NOUT; k++)
-      if ((q->route & (1u << k)) && rp[k] != d->wp)
-        buffered = 1;
-    if (buffered)
-      next = MP1_RM_HOLD;
-    else if (q->ended && q->bcut)
-      next = MP1_RM_DROP; /* the rest of a cut broadcast (§8.8 rule 10) */
-    else if (q->ended)
-      next = MP1_RM_IDLE;
-    else
-      next = MP1_RM_WAIT;
-  }
-
-  d->route = route;
-  d->act = act;
-  d->swap = swap;
-  d->rp_st = rp[MP1_RM_ST];
-  d->rp_ot = rp[MP1_RM_OT];
-  d->rp_rc = rp[MP1_RM_RC];
-  d->rp_pb = rp[MP1_RM_PB];
-  d->st_dat = dat[MP1_RM_ST];
-  d->ot_dat = dat[MP1_RM_OT];
-  d->rc_dat = dat[MP1_RM_RC];
-  d->pb_dat = dat[MP1_RM_PB];
-  d->rm_st = next;
-  if (next == MP1_RM_IDLE)
-    mp1_rm_clear_message(d);
-  if (s == MP1_RM_EMIT && next == MP1_RM_DROP)
-    d->ended = d->bcut = 0; /* the later segments may come: stop falls */
-  /* stop on occupancy (§8.8 rule 1): with at most 30 unread chunks (17 at AWF = 2, whose lead
-   * window is 12 chunks: §14.2 rule 7) a new segment still fits. */
-  uint32_t occ = 0;
-  for (int k = 0; k < MP1_RM_NOUT; k++) {
-    if (!(d->route & (1u << k)))
-      continue;
-    const uint32_t lead = (rp[k] - d->wp) & 127u;
-    const uint32_t u = lead <= off2 ? 0 : (d->wp - rp[k]) & 127u;
-    if (u > occ)
-      occ = u;
-  }
-  d->stop = d->ended || ((next == MP1_RM_HOLD || next == MP1_RM_EMIT) && occ > A->stop_max);
-
+void mp1_rm_eval_full(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st, const mp1_rm_in_t *in,
+                      mp1_rm_out_t *out, mp1_rm_next_t *nx) {
+  ctx_t x;
+  ctx_init(&x, cfg, st, in, nx);
+  framing(&x);
+  input_step(&x);
+  copies_step(&x);
+  promote(&x);
+  commit(&x);
+  stop_next(x.A, x.d);
+  const mp1_rm_regs_t *q = &st->r;
   out->in_stop = q->stop;
   out->st_dat = q->st_dat;
   out->ot_dat = q->ot_dat;
   out->rc_dat = q->rc_dat;
   out->pb_dat = q->pb_dat;
-  out->st_req = req[MP1_RM_ST];
-  out->ot_req = req[MP1_RM_OT];
-  out->rc_req = req[MP1_RM_RC];
-  out->pb_req = req[MP1_RM_PB];
+  out->st_req = x.req[MP1_RM_ST];
+  out->ot_req = x.req[MP1_RM_OT];
+  out->rc_req = x.req[MP1_RM_RC];
+  out->pb_req = x.req[MP1_RM_PB];
+  /* §6: a write must never find more than 126 chunks F still needs */
+  out->err = nx->we && occupancy(x.A, q) > OCC_MAX;
 }
 
 const char *mp1_rm_state_name(uint32_t s) {
-  static const char *const names[] = {"IDLE", "PASS", "HOLD", "EMIT", "WAIT", "DROP"};
-  return s < 6 ? names[s] : "ILLEGAL";
+  static const char *const names[] = {"OFF", "WAIT", "RUN", "NEXT"};
+  return s < 4 ? names[s] : "ILLEGAL";
 }

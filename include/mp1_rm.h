@@ -1,5 +1,6 @@
-/* Golden cycle-accurate model of one MP1 routing machine (docs/mp1.md §8): the house block shape,
- * outputs from registers (and the combinational requests of §8.1), pure eval, clock edge. */
+/* Golden cycle-accurate model of one MP1 routing machine, draft 4 (docs/mp1_draft4.md §3-§7;
+ * docs/mp1.md §8 and §14 where draft 4 is silent): outputs from registers (and the combinational
+ * requests and err of §3.2, §7), pure eval, clock edge. */
 #ifndef MADPOST_MP1_RM_H
 #define MADPOST_MP1_RM_H
 
@@ -15,16 +16,15 @@ extern "C" {
 
 enum { MP1_RM_BUF = 128 };
 
+/* A copy's state cs_k (docs/mp1_draft4.md §3). */
 typedef enum {
-  MP1_RM_IDLE = 0,
-  MP1_RM_PASS = 1,
-  MP1_RM_HOLD = 2,
-  MP1_RM_EMIT = 3,
-  MP1_RM_WAIT = 4,
-  MP1_RM_DROP = 5
-} mp1_rm_state_e;
+  MP1_RM_CS_OFF = 0,  /* not a copy of F, or finished */
+  MP1_RM_CS_WAIT = 1, /* must start the message on its output (its first segment) */
+  MP1_RM_CS_RUN = 2,  /* sending a segment, one chunk per cycle */
+  MP1_RM_CS_NEXT = 3  /* has sent an EOS; its output stays reserved for the next segment */
+} mp1_rm_cs_e;
 
-/* Output copies (bits of route and act). */
+/* Output copies (bits of route). */
 enum { MP1_RM_ST = 0, MP1_RM_OT = 1, MP1_RM_RC = 2, MP1_RM_PB = 3, MP1_RM_NOUT = 4 };
 
 /* Chunks (docs/mp1.md §2.1). */
@@ -126,6 +126,12 @@ typedef struct {
 void mp1_rm_reset(mp1_rm_state_t *st);
 void mp1_rm_eval(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st, const mp1_rm_in_t *in,
                  mp1_rm_out_t *out, mp1_rm_next_t *nx);
+/* mp1_rm_eval without its quiet shortcut (mp1_rm_quiet): the tests check that the two agree. */
+void mp1_rm_eval_full(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st, const mp1_rm_in_t *in,
+                      mp1_rm_out_t *out, mp1_rm_next_t *nx);
+/* The occupancy of docs/mp1_draft4.md §6 on the state's registers: chunks from the oldest one F
+ * still needs to the writer (0 with no F). */
+uint32_t mp1_rm_occupancy(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st);
 /* Inline: a network clocks every machine of every node each cycle. */
 static inline void mp1_rm_clock(mp1_rm_state_t *st, const mp1_rm_next_t *nx) {
   if (nx->keep)
@@ -138,111 +144,47 @@ static inline void mp1_rm_clock(mp1_rm_state_t *st, const mp1_rm_next_t *nx) {
   }
 }
 
-/* The message registers back to 0; framing (ic, isr, iseg, ifl), counters, output chunks and
- * stop keep their values (§8.6 rule 13). */
-static inline void mp1_rm_clear_message(mp1_rm_regs_t *d) {
-  d->ihd = d->iwf = 0;
-  d->a1 = d->a2 = d->vpend = d->route = d->rnew = d->adapt_ok = 0;
-  d->wp = d->rp_st = d->rp_ot = d->rp_rc = d->rp_pb = 0;
-  d->act = d->swap = d->segend = d->ended = d->bcut = 0;
-}
-
-/* IDLE with an idle chunk in: no ingress, no counter, the message registers cleared, whatever the
- * other inputs (and whatever AWF). Most machines of a network spend most cycles so;
+/* Empty (no message in either slot, no segment being discarded or received) with an idle chunk
+ * in and every copy OFF: nothing starts, nothing is written or counted, no copy sends or asks,
+ * so whatever the other inputs (and AWF) only stop and the output chunks change, to 0.
  * mp1_rm_eval_quiet gives exactly what mp1_rm_eval gives then, without the other inputs (a caller
- * need not gather them), and inline (the caller reads the outputs from registers, not back from
- * memory). */
+ * need not gather them). */
 static inline int mp1_rm_quiet(const mp1_rm_state_t *st, uint32_t in_dat) {
-  return st->r.rm_st == MP1_RM_IDLE && (in_dat & 7u) == MP1_CH_IDLE;
+  const mp1_rm_regs_t *q = &st->r;
+  return ((in_dat & 7u) | q->f_val | q->b_val | q->idis | q->ic | q->iseg | q->cs_st | q->cs_ot |
+          q->cs_rc | q->cs_pb) == 0;
 }
 
-/* The message registers, the output chunks and stop: 23 one-byte fields and a1, a2 (two bytes
- * each). ihd and iwf lie in the registers' first 8 bytes (the head word, with rm_st), a1 .. pb_dat
- * in one span of whole fields after it; the padding that aligns a1 is left out (nothing promises
- * that a struct copy keeps it 0). The asserts below check that layout, so reading the head word
- * (masked) and the span reads every field and nothing else. */
-#define MP1_RM_SETTLE_FIELDS(X)                                                                   \
-  X(ihd) X(iwf) X(a1) X(a2) X(vpend) X(route) X(rnew) X(adapt_ok) X(wp) X(rp_st) X(rp_ot)         \
-  X(rp_rc) X(rp_pb) X(act) X(swap) X(segend) X(ended) X(bcut) X(stop) X(st_dat) X(ot_dat)         \
-  X(rc_dat) X(pb_dat)
-#define MP1_RM_FIELD_SIZE(f) sizeof(((mp1_rm_regs_t *)0)->f)
-#define MP1_RM_SETTLE_END(f) (offsetof(mp1_rm_regs_t, f) + MP1_RM_FIELD_SIZE(f))
-enum {
-  MP1_RM_SETTLE_B = offsetof(mp1_rm_regs_t, a1),
-  MP1_RM_SETTLE_B_LEN = MP1_RM_SETTLE_END(pb_dat) - offsetof(mp1_rm_regs_t, a1)
-};
-#ifdef __cplusplus
-#define MP1_RM_STATIC_ASSERT static_assert
-#else
-#define MP1_RM_STATIC_ASSERT _Static_assert
-#endif
-#define MP1_RM_X_SETTLE(f)                                                                        \
-  MP1_RM_STATIC_ASSERT((MP1_RM_FIELD_SIZE(f) == 1 && MP1_RM_SETTLE_END(f) <= 8 &&                 \
-                        MP1_RM_SETTLE_END(f) <= MP1_RM_SETTLE_B) ||                               \
-                           (offsetof(mp1_rm_regs_t, f) >= MP1_RM_SETTLE_B &&                      \
-                            MP1_RM_SETTLE_END(f) <= MP1_RM_SETTLE_B + MP1_RM_SETTLE_B_LEN),       \
-                       "mp1_rm_settled: " #f " out of the head word and the span");
-MP1_RM_SETTLE_FIELDS(MP1_RM_X_SETTLE)
-#undef MP1_RM_X_SETTLE
-/* Fields never overlap, so if the span's fields fill exactly its bytes they tile it. */
-#define MP1_RM_X_SETTLE_SIZE(f) +(offsetof(mp1_rm_regs_t, f) >= MP1_RM_SETTLE_B ? MP1_RM_FIELD_SIZE(f) : 0)
-MP1_RM_STATIC_ASSERT((0 MP1_RM_SETTLE_FIELDS(MP1_RM_X_SETTLE_SIZE)) == MP1_RM_SETTLE_B_LEN &&
-                         MP1_RM_SETTLE_B_LEN >= 16 && MP1_RM_SETTLE_B_LEN <= 24 &&
-                         offsetof(mp1_rm_regs_t, rm_st) == 0 && MP1_RM_FIELD_SIZE(rm_st) == 1,
-                     "mp1_rm_settled: the fields do not tile the span read below");
-#undef MP1_RM_X_SETTLE_SIZE
-/* The bytes of the head word that count: rm_st and the settle fields there (little-endian). */
-#define MP1_RM_X_HEAD(f)                                                                          \
-  | (MP1_RM_SETTLE_END(f) <= 8 ? (uint64_t)0xff << (8 * offsetof(mp1_rm_regs_t, f)) : 0)
-#define MP1_RM_HEAD_MASK ((uint64_t)0xff MP1_RM_SETTLE_FIELDS(MP1_RM_X_HEAD))
-
-/* IDLE with the message registers, the output chunks and stop at 0: with a quiet input (then
- * mp1_rm_eval_quiet's next equals the state) the machine stays exactly as it is. Read as four
- * words: the head word masked, and the span (16 to 24 bytes) in three that may overlap; where the
- * byte order is not known to be little-endian, the head's fields one by one. */
+/* Quiet-able, and stop and the output chunks already 0: with a quiet input the next state equals
+ * the state (mp1_rm_eval_quiet then sets keep). */
 static inline int mp1_rm_settled(const mp1_rm_state_t *st) {
-  const unsigned char *r = (const unsigned char *)&st->r;
-  uint64_t w0, w1, w2;
-  memcpy(&w0, r + MP1_RM_SETTLE_B, 8);
-  memcpy(&w1, r + MP1_RM_SETTLE_B + 8, 8);
-  memcpy(&w2, r + MP1_RM_SETTLE_B + MP1_RM_SETTLE_B_LEN - 8, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  uint64_t h;
-  memcpy(&h, r, 8);
-  return ((h & MP1_RM_HEAD_MASK) | w0 | w1 | w2) == 0;
-#else
-#define MP1_RM_X_HEAD_FIELD(f) | (MP1_RM_SETTLE_END(f) <= 8 ? (uint64_t)st->r.f : 0)
-  return ((uint64_t)st->r.rm_st MP1_RM_SETTLE_FIELDS(MP1_RM_X_HEAD_FIELD) | w0 | w1 | w2) == 0;
-#undef MP1_RM_X_HEAD_FIELD
-#endif
+  const mp1_rm_regs_t *q = &st->r;
+  return (q->f_val | q->b_val | q->idis | q->ic | q->iseg | q->cs_st | q->cs_ot | q->cs_rc |
+          q->cs_pb | q->stop | q->st_dat | q->ot_dat | q->rc_dat | q->pb_dat) == 0;
 }
 
 static inline void mp1_rm_eval_quiet(const mp1_rm_state_t *st, mp1_rm_out_t *out,
                                      mp1_rm_next_t *nx) {
   const mp1_rm_regs_t *q = &st->r;
-  if (mp1_rm_settled(st)) {
-    /* nothing changes: every output from a register at 0 */
-    nx->keep = 1;
-    out->in_stop = 0;
-    out->st_dat = out->ot_dat = out->rc_dat = out->pb_dat = 0;
-    out->st_req = out->ot_req = out->rc_req = out->pb_req = 0;
-    return;
-  }
-  mp1_rm_regs_t *d = &nx->r;
-  *d = *q;
-  nx->we = nx->waddr = nx->wdata = 0;
-  nx->keep = 0;
-  mp1_rm_clear_message(d);
-  d->st_dat = d->ot_dat = d->rc_dat = d->pb_dat = 0;
-  d->stop = 0;
   out->in_stop = q->stop;
   out->st_dat = q->st_dat;
   out->ot_dat = q->ot_dat;
   out->rc_dat = q->rc_dat;
   out->pb_dat = q->pb_dat;
   out->st_req = out->ot_req = out->rc_req = out->pb_req = 0;
+  out->err = 0;
+  if (mp1_rm_settled(st)) {
+    nx->keep = 1;
+    return;
+  }
+  nx->r = *q;
+  nx->r.stop = 0;
+  nx->r.st_dat = nx->r.ot_dat = nx->r.rc_dat = nx->r.pb_dat = 0;
+  nx->we = nx->waddr = nx->wdata = 0;
+  nx->keep = 0;
 }
 
+/* The name of a copy state (cs_k). */
 const char *mp1_rm_state_name(uint32_t s);
 
 #ifdef __cplusplus
