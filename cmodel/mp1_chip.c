@@ -312,6 +312,8 @@ static void planes_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st,
   const mp1_plane_cfg_t pcfg = {cfg->awf};
   const uint32_t xin[4] = {in->p0_xin_dat, in->p1_xin_dat, in->p2_xin_dat, in->p3_xin_dat};
   const uint32_t yin[4] = {in->p0_yin_dat, in->p1_yin_dat, in->p2_yin_dat, in->p3_yin_dat};
+  const uint32_t xos[4] = {in->p0_xout_stop, in->p1_xout_stop, in->p2_xout_stop, in->p3_xout_stop};
+  const uint32_t yos[4] = {in->p0_yout_stop, in->p1_yout_stop, in->p2_yout_stop, in->p3_yout_stop};
   const uint32_t x_dat = mp1_chip_inj_chunk(r, 0, cfg->awf), y_dat = mp1_chip_inj_chunk(r, 1, cfg->awf);
   /* Any request, gathered as the planes give them (a settled or quiet plane gives none): read back
    * from the arrays at once, wide, they would wait on the narrow stores (store forwarding). */
@@ -341,7 +343,7 @@ static void planes_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st,
       pi.nx = p >> 1, pi.ny = p & 1u;
       pi.ex = out_edge(in, p, 0), pi.ey = out_edge(in, p, 1);
       pi.xin_dat = xin[p], pi.yin_dat = yin[p];
-      pi.xout_stop = out_stop_in(in, 2 * p), pi.yout_stop = out_stop_in(in, 2 * p + 1);
+      pi.xout_stop = xos[p], pi.yout_stop = yos[p];
       pi.inj_x_req = inj_x_req, pi.inj_y_req = inj_y_req;
       pi.inj_x_dat = x_dat, pi.inj_y_dat = y_dat;
       const uint32_t mx = 2 * p + 1, my = 2 * p + 2; /* owner codes of the two machines */

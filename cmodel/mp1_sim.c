@@ -478,8 +478,10 @@ static void chip_sample(sim_t *s, uint32_t v, int win) {
   for (uint32_t p = 0; p < MP1_CHIP_PLANES; p++) {
     const mp1_plane_state_t *pl = &c->pl[p];
     const mp1_rm_regs_t *a = &pl->rmx.r, *b = &pl->rmy.r;
-    nbusy += (a->f_val || a->b_val) + (b->f_val || b->b_val);
-    hold += rm_blocked(a) + rm_blocked(b);
+    if (win) {
+      nbusy += (a->f_val || a->b_val) + (b->f_val || b->b_val);
+      hold += rm_blocked(a) + rm_blocked(b);
+    }
     if (!(pl->arbx_own | pl->arby_own) && !((cp->ch_own >> (2 * p)) & 3u)) continue;
     for (uint32_t d = 0; d < 2; d++) {
       const uint32_t j = 2 * p + d, own = d ? pl->arby_own : pl->arbx_own;
