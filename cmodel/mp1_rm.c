@@ -602,10 +602,18 @@ static void commit(const ctx_t *x) {
 
 void mp1_rm_eval(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st, const mp1_rm_in_t *in,
                  mp1_rm_out_t *out, mp1_rm_next_t *nx) {
-  if (mp1_rm_quiet(st, in->in_dat)) {
+  if (mp1_rm_quiet(st, in->in_dat))
     mp1_rm_eval_quiet(st, out, nx);
-    return;
-  }
+  else
+    mp1_rm_eval_full(cfg, st, in, out, nx);
+}
+
+uint32_t mp1_rm_occupancy(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st) {
+  return occupancy(&awf_tab[cfg->awf == 2], &st->r);
+}
+
+void mp1_rm_eval_full(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st, const mp1_rm_in_t *in,
+                      mp1_rm_out_t *out, mp1_rm_next_t *nx) {
   ctx_t x;
   ctx_init(&x, cfg, st, in, nx);
   framing(&x);

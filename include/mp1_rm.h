@@ -126,6 +126,12 @@ typedef struct {
 void mp1_rm_reset(mp1_rm_state_t *st);
 void mp1_rm_eval(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st, const mp1_rm_in_t *in,
                  mp1_rm_out_t *out, mp1_rm_next_t *nx);
+/* mp1_rm_eval without its quiet shortcut (mp1_rm_quiet): the tests check that the two agree. */
+void mp1_rm_eval_full(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st, const mp1_rm_in_t *in,
+                      mp1_rm_out_t *out, mp1_rm_next_t *nx);
+/* The occupancy of docs/mp1_draft4.md §6 on the state's registers: chunks from the oldest one F
+ * still needs to the writer (0 with no F). */
+uint32_t mp1_rm_occupancy(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st);
 /* Inline: a network clocks every machine of every node each cycle. */
 static inline void mp1_rm_clock(mp1_rm_state_t *st, const mp1_rm_next_t *nx) {
   if (nx->keep)
