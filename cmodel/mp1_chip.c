@@ -314,7 +314,8 @@ static void planes_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st,
   const uint32_t yin[4] = {in->p0_yin_dat, in->p1_yin_dat, in->p2_yin_dat, in->p3_yin_dat};
   const uint32_t xos[4] = {in->p0_xout_stop, in->p1_xout_stop, in->p2_xout_stop, in->p3_xout_stop};
   const uint32_t yos[4] = {in->p0_yout_stop, in->p1_yout_stop, in->p2_yout_stop, in->p3_yout_stop};
-  const uint32_t x_dat = mp1_chip_inj_chunk(r, 0, cfg->awf), y_dat = mp1_chip_inj_chunk(r, 1, cfg->awf);
+  const uint32_t x_dat = mp1_chip_inj_chunk(r, 0, cfg->awf);
+  const uint32_t y_dat = mp1_chip_inj_chunk(r, 1, cfg->awf);
   /* Any request, gathered as the planes give them (a settled or quiet plane gives none): read back
    * from the arrays at once, wide, they would wait on the narrow stores (store forwarding). */
   o->rc_any = o->pb_any = 0;
@@ -322,8 +323,8 @@ static void planes_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st,
     const mp1_plane_state_t *pl = &st->pl[p];
     /* a forked message asks for Y once it owns X (draft-4 §10.3) */
     const uint32_t inj_x_req = r->inj_cur != 0 && r->inj_tgt == 2 * p;
-    const uint32_t inj_y_req = r->inj_cur != 0 &&
-                               (r->inj_tgt == 2 * p + 1 || (inj_x_req && r->inj_fork && pl->arbx_own == 3));
+    const uint32_t fork_y = inj_x_req && r->inj_fork && pl->arbx_own == 3;
+    const uint32_t inj_y_req = r->inj_cur != 0 && (r->inj_tgt == 2 * p + 1 || fork_y);
     o->rc_req[2 * p] = o->rc_req[2 * p + 1] = o->pb_req[2 * p] = o->pb_req[2 * p + 1] = 0;
     if (mp1_plane_settled(pl, xin[p], yin[p])) {
       mp1_plane_eval_settled(pl, inj_x_req, x_dat, inj_y_req, y_dat, &nx->pl[p]);
@@ -415,6 +416,12 @@ static void inj_core(const mp1_chip_regs_t *r, const fe_t fq[2], fe_t fd[2], con
   d->inj_hc = 0;
 }
 
+/* A pick candidate: a pending front end that stays so, or a good selection at its third chunk
+ * (draft-4 §10.1: it requests its output while its EOS arrives). */
+static int fe_cand(const fe_t *q, const fe_t *d) {
+  return d->st == MP1_FE_PEND && (q->st == MP1_FE_PEND || q->st == MP1_FE_SEL);
+}
+
 static void inj_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st,
                      const mp1_chip_in_t *in, const fe_t fq[2], const uint32_t chunk[2],
                      uint32_t stop[2], const planes_out_t *po, mp1_chip_next_t *nx) {
@@ -424,9 +431,7 @@ static void inj_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st,
   /* A looped piggy-back message may only go on in a plane above the one it arrived in (§11.3). */
   const uint32_t pb_min = in->pbloop && r->pba_own ? ((r->pba_own - 1) >> 1) + 1 : 0;
   fe_step(&fq[1], chunk[1], stop[1], r->inj_fork, r->inj_fseg, pb_min, in, &fd[1], &ev[1]);
-  /* Candidates: pending front ends that stay so, and a good selection at its third chunk
-   * (draft-4 §10.1). */
-  const int cand1 = fd[1].st == MP1_FE_PEND && (fq[1].st == MP1_FE_PEND || fq[1].st == MP1_FE_SEL);
+  const int cand1 = fe_cand(&fq[1], &fd[1]);
   if (fq[0].st == MP1_FE_NEXT && !cand1) {
     /* The window (draft-4 §10.2): the output stays the interface's (the arbiter keeps it for the
      * injection) and has room; not when a piggy-back message waits (pb first). */
@@ -434,8 +439,7 @@ static void inj_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st,
     stop[0] = !(own && po->keep[r->inj_tgt & 7u] && !out_stop_in(in, r->inj_tgt));
   }
   fe_step(&fq[0], chunk[0], stop[0], r->inj_fork, r->inj_fseg, 0, in, &fd[0], &ev[0]);
-  const int cand[2] = {fd[0].st == MP1_FE_PEND && (fq[0].st == MP1_FE_PEND || fq[0].st == MP1_FE_SEL),
-                       cand1};
+  const int cand[2] = {fe_cand(&fq[0], &fd[0]), cand1};
   inj_core(r, fq, fd, ev, cand, stop[0], chunk[0], cfg->awf, &nx->r);
   nx->r.inj_if_st = fd[0].st, nx->r.inj_if_ic = fd[0].ic, nx->r.inj_if_iseg = fd[0].iseg;
   nx->r.inj_if_sel = fd[0].sel, nx->r.inj_if_sok = fd[0].sok, nx->r.inj_if_sx = fd[0].sx;

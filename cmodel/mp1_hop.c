@@ -1,6 +1,6 @@
 /* Per-hop latency of one MP1 message (docs/mp1.md §13, docs/mp1_draft4.md). A routing machine
- * holds up to two messages, the front one F (whose copies send) and the back one B (docs/mp1_draft4.md
- * §3); each message's residency runs from its first chunk on the machine's input (a slot created,
+ * holds up to two messages, the front one F (whose copies send) and the back one B (draft-4 §3);
+ * each message's residency runs from its first chunk on the machine's input (a slot created,
  * §4.1) to F complete (§5.6), following it from B into F. The walk from the source follows each
  * residency's live output to the next one. */
 #include "mp1_hop.h"
@@ -267,8 +267,8 @@ static void vcd_dump(hop_ctx_t *h, uint64_t t) {
       vcd_val(&h->vcd, h->vh[k++], h->out[i].chan_dat[j]);
       vcd_val(&h->vcd, h->vh[k++], h->out[i].chan_stop[j]);
       vcd_val(&h->vcd, h->vh[k++], (uint32_t)r->b_val << 1 | r->f_val);
-      vcd_val(&h->vcd, h->vh[k++],
-              (uint32_t)r->cs_pb << 6 | (uint32_t)r->cs_rc << 4 | (uint32_t)r->cs_ot << 2 | r->cs_st);
+      const uint32_t cs = (uint32_t)r->cs_pb << 6 | (uint32_t)r->cs_rc << 4;
+      vcd_val(&h->vcd, h->vh[k++], cs | (uint32_t)r->cs_ot << 2 | r->cs_st);
       vcd_val(&h->vcd, h->vh[k++], r->f_route);
       vcd_val(&h->vcd, h->vh[k++], r->wp);
     }

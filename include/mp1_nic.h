@@ -90,8 +90,8 @@ static inline uint32_t mp1_sel_tx(uint32_t sel, uint32_t first) {
  * offers it on the output's stop of the cycle its EOM is on the output, but the machine behind
  * raises stop only the cycle after, when that EOM leaves it holding two messages (§6: blocked at a
  * segment boundary); the window's message arrives two cycles later and is discarded as a third
- * (§4.6). With several chips on one interface (a torus, docs/mp1_sim.md §7) the chips that skipped
- * the message would also take the window's header for a selection. */
+ * (§4.6). With several chips on one interface (a torus, docs/mp1_sim.md §7) the chips that
+ * skipped the message would also take the window's header for a selection. */
 typedef struct {
   uint8_t in_seg; /* a segment is being sent */
   uint8_t phase;  /* chunk index within the flit being sent (0: between flits) */
