@@ -1,6 +1,8 @@
-/* Per-hop latency of one MP1 message (docs/mp1.md §13). A routing machine holds one message at a
- * time, so its residencies (from a segment start in IDLE back to IDLE) identify messages exactly;
- * the walk from the source follows each residency's live output to the next one. */
+/* Per-hop latency of one MP1 message (docs/mp1.md §13, docs/mp1_draft4.md). A routing machine
+ * holds up to two messages, the front one F (whose copies send) and the back one B (draft-4 §3);
+ * each message's residency runs from its first chunk on the machine's input (a slot created,
+ * §4.1) to F complete (§5.6), following it from B into F. The walk from the source follows each
+ * residency's live output to the next one. */
 #include "mp1_hop.h"
 
 #include <stdarg.h>
@@ -13,14 +15,18 @@
 #include "rng.h"
 #include "vcd.h"
 
+/* One message's stay in one machine: first[k] the cycle copy k's first chunk was on its output
+ * (0: none), eom_in the cycle its EOM arrived on the input. */
 typedef struct {
-  uint64_t arrive, claim, emit, st_first, ot_first, rc_first, eom_in;
-  uint32_t route, adapt0, adapt, open;
+  uint64_t arrive, first[MP1_RM_NOUT], eom_in;
+  uint32_t route, adapt, open, base;
 } res_t;
 
+/* A machine's residencies, and the open ones in its slots F and B (-1: none). */
 typedef struct {
   res_t *v;
   uint32_t n, cap;
+  int32_t f, b;
 } res_list_t;
 
 typedef struct {
@@ -60,17 +66,21 @@ static uint32_t make_msg(const mp1_mesh_cfg_t *c, uint32_t s, uint32_t d, uint32
   return h;
 }
 
-static res_t *res_open(res_list_t *l) {
+/* A new residency (its index), or -1 with no memory. */
+static int32_t res_open(res_list_t *l, uint64_t t, uint32_t base) {
   if (l->n == l->cap) {
     uint32_t cap = l->cap ? 2 * l->cap : 16;
     res_t *v = realloc(l->v, cap * sizeof *v);
-    if (!v) return NULL;
+    if (!v) return -1;
     l->v = v;
     l->cap = cap;
   }
-  res_t *r = &l->v[l->n++];
+  res_t *r = &l->v[l->n];
   memset(r, 0, sizeof *r);
-  return r;
+  r->open = 1;
+  r->arrive = t;
+  r->base = base;
+  return (int32_t)l->n++;
 }
 
 static const mp1_rm_state_t *machine(const mp1_chip_state_t *c, uint32_t j) {
@@ -83,6 +93,54 @@ static uint32_t arb_own(const mp1_chip_state_t *c, uint32_t j) {
   return (j & 1u) ? c->pl[j >> 1].arby_own : c->pl[j >> 1].arbx_own;
 }
 
+/* After a cycle with slot B (base bb) valid or created and not valid next while F stays valid:
+ * whether B took F's place (F complete, §5.6) rather than being cleared (its input cut short,
+ * §4.4). Told by F's base next; should both bases be equal (F wrote a multiple of 128 chunks), B
+ * is cleared only in the cycle its input ends other than by a good EOM. */
+static int promoted(const mp1_rm_regs_t *q, const mp1_rm_regs_t *d, uint32_t bb, uint32_t eom) {
+  if (d->f_base != q->f_base || q->f_base != bb) return d->f_base == bb;
+  return d->f_in || !q->b_in || (eom && !q->b_drop);
+}
+
+/* One machine's residencies over cycle t: q its registers, d its next ones, c its input chunk. */
+static int observe_rm(res_list_t *l, const mp1_rm_regs_t *q, const mp1_rm_regs_t *d, uint32_t c,
+                      uint64_t t) {
+  const uint32_t eom = q->ic == 0 && q->iseg && c == MP1_CH_EOM;
+  const int32_t rx = q->f_val && q->f_in ? l->f : q->b_val && q->b_in ? l->b : -1;
+  if (rx >= 0 && eom) l->v[rx].eom_in = t;
+  /* a message starts: a segment start with no message open at the input (§4.1) */
+  if (q->ic == 0 && (c & 4u) && !q->iseg && rx < 0 && !(q->f_val && q->b_val)) {
+    const int32_t k = res_open(l, t, q->wp);
+    if (k < 0) return -1;
+    if (q->f_val) l->b = k;
+    else l->f = k;
+  }
+  if (l->f < 0) return 0;
+  res_t *f = &l->v[l->f];
+  if (q->f_val) f->route |= q->f_route;
+  f->adapt += (uint32_t)(d->cnt_adapt - q->cnt_adapt) & 0xffffu;
+  /* F's copies send (a copy's first chunk is a flit's): on the wire the next cycle */
+  const uint32_t dat[MP1_RM_NOUT] = {d->st_dat, d->ot_dat, d->rc_dat, d->pb_dat};
+  for (uint32_t k = 0; k < MP1_RM_NOUT; k++)
+    if (!f->first[k] && (dat[k] & 4u)) f->first[k] = t + 1;
+  if (l->b >= 0 && q->b_val) l->v[l->b].route |= q->b_route;
+  if (!d->f_val) {
+    /* F complete, and B (if any) gone with it */
+    f->open = 0;
+    if (l->b >= 0) l->v[l->b].open = 0;
+    l->f = l->b = -1;
+  } else if (l->b >= 0 && !d->b_val) {
+    if (promoted(q, d, l->v[l->b].base, eom)) {
+      f->open = 0;
+      l->f = l->b;
+    } else {
+      l->v[l->b].open = 0;
+    }
+    l->b = -1;
+  }
+  return 0;
+}
+
 /* Residency bookkeeping of every machine for cycle t (regs of t, inputs of t, next of t). */
 static int observe(hop_ctx_t *h, uint64_t t) {
   const uint32_t n = h->st.cfg.kx * h->st.cfg.ky;
@@ -93,34 +151,11 @@ static int observe(hop_ctx_t *h, uint64_t t) {
     const uint32_t din[8] = {ci->p0_xin_dat, ci->p0_yin_dat, ci->p1_xin_dat, ci->p1_yin_dat,
                              ci->p2_xin_dat, ci->p2_yin_dat, ci->p3_xin_dat, ci->p3_yin_dat};
     for (uint32_t j = 0; j < 8; j++) {
-      const mp1_rm_regs_t *r = &machine(c, j)->r;
-      const mp1_rm_regs_t *rn = &machine_nx(cn, j)->r;
-      res_list_t *l = &h->res[i * 8 + j];
-      res_t *cur = l->n && l->v[l->n - 1].open ? &l->v[l->n - 1] : NULL;
-      if (!cur && r->rm_st == MP1_RM_IDLE && !r->ended && r->ic == 0 && (din[j] & 4u) &&
-          rn->rm_st != MP1_RM_IDLE) {
-        cur = res_open(l);
-        if (!cur) return -1;
-        cur->open = 1;
-        cur->arrive = t;
-        cur->adapt0 = r->cnt_adapt;
-      }
-      if (!cur) continue;
-      if (!cur->claim && r->rm_st == MP1_RM_IDLE && rn->rm_st == MP1_RM_PASS) cur->claim = t;
-      if (!cur->emit && r->rm_st == MP1_RM_HOLD && rn->rm_st == MP1_RM_EMIT) cur->emit = t;
-      cur->route |= r->route;
-      const uint32_t jo = j ^ 1u; /* the other dimension's output of the same plane */
-      const uint32_t st_dat = mp1_plane_out_dat(&c->pl[j >> 1], j & 1u, c->r.inj_dat);
-      const uint32_t ot_dat = mp1_plane_out_dat(&c->pl[j >> 1], jo & 1u, c->r.inj_dat);
-      if (!cur->st_first && t > cur->arrive && (st_dat & 4u) && arb_own(c, j) == 1) cur->st_first = t;
-      if (!cur->ot_first && t > cur->arrive && (ot_dat & 4u) && arb_own(c, jo) == 2) cur->ot_first = t;
-      if (!cur->rc_first && t > cur->arrive && h->out[i].rcv_dat != 0 && c->r.rca_own == j + 1)
-        cur->rc_first = t;
-      if (r->iseg && r->ic == 0 && din[j] == MP1_CH_EOM) cur->eom_in = t;
-      if (t > cur->arrive && rn->rm_st == MP1_RM_IDLE) {
-        cur->open = 0;
-        cur->adapt = (rn->cnt_adapt - cur->adapt0) & 0xffffu;
-      }
+      const mp1_rm_state_t *m = machine(c, j);
+      const mp1_rm_next_t *mn = machine_nx(cn, j);
+      /* a kept machine's next registers are its registers (mp1_rm_next_t) */
+      if (observe_rm(&h->res[i * 8 + j], &m->r, mn->keep ? &m->r : &mn->r, din[j] & 7u, t))
+        return -1;
     }
   }
   return 0;
@@ -156,24 +191,23 @@ static int walk(hop_ctx_t *h, mp1_hop_result_t *res, uint32_t src, uint32_t dst,
     o->plane = j >> 1, o->dim = j & 1u;
     o->arrive = r->arrive;
     o->adapt = r->adapt;
-    uint64_t dep;
-    uint32_t jn = j;
+    uint32_t jn = j, live = MP1_RM_ST;
     if (r->route & (1u << MP1_RM_OT)) {
       o->kind = MP1_HOP_TURN;
-      dep = r->ot_first;
+      live = MP1_RM_OT;
       jn = j ^ 1u;
       res->turns++;
     } else if (r->route & (1u << MP1_RM_RC)) {
       o->kind = MP1_HOP_DELIVER;
-      dep = r->rc_first;
+      live = MP1_RM_RC;
     } else {
       o->kind = MP1_HOP_STRAIGHT;
-      dep = r->st_first;
     }
-    /* A straight hop decides with its claim (mad postman) unless it had to buffer; a turn or a
-       delivery decides when its copy starts from the buffer. */
-    o->decide = (o->kind == MP1_HOP_STRAIGHT && r->claim) ? r->claim : r->emit;
-    o->dead = r->st_first && o->kind != MP1_HOP_STRAIGHT;
+    /* Every copy starts on its own (draft-4 §5.4): the node commits the message to its live output
+       in the cycle that copy sends its first chunk, a straight cut-through's claim included. */
+    const uint64_t dep = r->first[live];
+    o->decide = dep ? dep - 1 : 0;
+    o->dead = r->first[MP1_RM_ST] && o->kind != MP1_HOP_STRAIGHT;
     o->depart = dep;
     o->delay = dep ? (uint32_t)(dep - r->arrive) : 0;
     if (!dep) return 0;
@@ -185,6 +219,10 @@ static int walk(hop_ctx_t *h, mp1_hop_result_t *res, uint32_t src, uint32_t dst,
   }
   return 0;
 }
+
+/* VCD wires per path node: six per machine (output chunk, input stop, slots, copy states, route,
+ * write pointer) and three of the interface. */
+enum { VCD_WIRES = 8 * 6 + 3 };
 
 static void vcd_setup(hop_ctx_t *h) {
   char name[64];
@@ -199,8 +237,11 @@ static void vcd_setup(hop_ctx_t *h) {
       h->vh[k++] = vcd_wire(&h->vcd, name, 3);
       snprintf(name, sizeof name, "p%u_%sin_stop", j >> 1, (j & 1u) ? "y" : "x");
       h->vh[k++] = vcd_wire(&h->vcd, name, 1);
-      snprintf(name, sizeof name, "p%u_rm%s_st", j >> 1, (j & 1u) ? "y" : "x");
-      h->vh[k++] = vcd_wire(&h->vcd, name, 3);
+      /* the slots {b_val, f_val} and F's copy states {cs_pb, cs_rc, cs_ot, cs_st} (draft-4 §3) */
+      snprintf(name, sizeof name, "p%u_rm%s_slots", j >> 1, (j & 1u) ? "y" : "x");
+      h->vh[k++] = vcd_wire(&h->vcd, name, 2);
+      snprintf(name, sizeof name, "p%u_rm%s_cs", j >> 1, (j & 1u) ? "y" : "x");
+      h->vh[k++] = vcd_wire(&h->vcd, name, 8);
       snprintf(name, sizeof name, "p%u_rm%s_route", j >> 1, (j & 1u) ? "y" : "x");
       h->vh[k++] = vcd_wire(&h->vcd, name, 4);
       snprintf(name, sizeof name, "p%u_rm%s_wp", j >> 1, (j & 1u) ? "y" : "x");
@@ -225,8 +266,10 @@ static void vcd_dump(hop_ctx_t *h, uint64_t t) {
       const mp1_rm_regs_t *r = &machine(c, j)->r;
       vcd_val(&h->vcd, h->vh[k++], h->out[i].chan_dat[j]);
       vcd_val(&h->vcd, h->vh[k++], h->out[i].chan_stop[j]);
-      vcd_val(&h->vcd, h->vh[k++], r->rm_st);
-      vcd_val(&h->vcd, h->vh[k++], r->route);
+      vcd_val(&h->vcd, h->vh[k++], (uint32_t)r->b_val << 1 | r->f_val);
+      const uint32_t cs = (uint32_t)r->cs_pb << 6 | (uint32_t)r->cs_rc << 4;
+      vcd_val(&h->vcd, h->vh[k++], cs | (uint32_t)r->cs_ot << 2 | r->cs_st);
+      vcd_val(&h->vcd, h->vh[k++], r->f_route);
       vcd_val(&h->vcd, h->vh[k++], r->wp);
     }
     vcd_val(&h->vcd, h->vh[k++], h->in[i].inj_dat);
@@ -246,43 +289,72 @@ static void ctx_free(hop_ctx_t *h, uint32_t n) {
   mp1_mesh_free(&h->st, &h->nx);
 }
 
-/* One simulation; fills res from the walk. With path != NULL (second run) it writes the VCD. */
-static int simulate(const mp1_hop_cfg_t *cfg, mp1_hop_result_t *res, const uint32_t *path,
+/* The mesh, the interfaces and the residency lists of one simulation; with path != NULL the VCD
+ * of the path's nodes too. Returns 0, or -1 with err filled (h freed). */
+static int ctx_init(hop_ctx_t *h, const mp1_hop_cfg_t *cfg, const uint32_t *path,
                     uint32_t path_n, char *err, unsigned errlen) {
-  hop_ctx_t h;
-  memset(&h, 0, sizeof h);
-  h.cfg = cfg;
+  memset(h, 0, sizeof *h);
+  h->cfg = cfg;
   /* MP1 as §1-13 specify it: one-flit addresses (docs/mp1.md §14) */
   const mp1_mesh_cfg_t mc = {.kx = cfg->kx, .ky = cfg->ky, .awf = 1};
-  if (mp1_mesh_init(&h.st, &h.nx, mc)) {
+  if (mp1_mesh_init(&h->st, &h->nx, mc)) {
     fail(err, errlen, "cannot build a %ux%u mesh", cfg->kx, cfg->ky);
     return -1;
   }
   const uint32_t n = cfg->kx * cfg->ky;
-  h.in = calloc(n, sizeof *h.in);
-  h.out = calloc(n, sizeof *h.out);
-  h.nic = calloc(n, sizeof *h.nic);
-  h.res = calloc((size_t)n * 8, sizeof *h.res);
+  h->in = calloc(n, sizeof *h->in);
+  h->out = calloc(n, sizeof *h->out);
+  h->nic = calloc(n, sizeof *h->nic);
+  h->res = calloc((size_t)n * 8, sizeof *h->res);
   if (path) {
-    h.path_node = path;
-    h.path_n = path_n;
-    h.vh = calloc((size_t)path_n * 43, sizeof *h.vh);
+    h->path_node = path;
+    h->path_n = path_n;
+    h->vh = calloc((size_t)path_n * VCD_WIRES, sizeof *h->vh);
   }
-  if (!h.in || !h.out || !h.nic || !h.res || (path && !h.vh)) {
+  if (!h->in || !h->out || !h->nic || !h->res || (path && !h->vh)) {
     fail(err, errlen, "out of memory");
-    ctx_free(&h, n);
+    ctx_free(h, n);
     return -1;
   }
   if (path) {
-    if (vcd_open(&h.vcd, cfg->vcd_path, "1ns")) {
+    if (vcd_open(&h->vcd, cfg->vcd_path, "1ns")) {
       fail(err, errlen, "cannot write %s", cfg->vcd_path);
-      ctx_free(&h, n);
+      ctx_free(h, n);
       return -1;
     }
-    vcd_setup(&h);
+    vcd_setup(h);
   }
-  for (uint32_t i = 0; i < n; i++) mp1_nic_reset(&h.nic[i]);
-  rng_seed(&h.rng, cfg->seed, 0x4f50);
+  for (uint32_t i = 0; i < n; i++) mp1_nic_reset(&h->nic[i]);
+  for (uint32_t i = 0; i < n * 8; i++) h->res[i].f = h->res[i].b = -1;
+  rng_seed(&h->rng, cfg->seed, 0x4f50);
+  return 0;
+}
+
+/* Background traffic at cycle t: every node but the source, Bernoulli per cycle; returns the
+ * messages queued. */
+static uint64_t background(hop_ctx_t *h, uint32_t src, uint64_t t) {
+  const mp1_hop_cfg_t *cfg = h->cfg;
+  const uint32_t n = cfg->kx * cfg->ky;
+  uint64_t sent = 0;
+  for (uint32_t i = 0; i < n && cfg->load_ppm; i++) {
+    if (i == src || h->nic[i].count == MP1_NIC_QUEUE) continue;
+    if (rng_below(&h->rng, 1000000) >= cfg->load_ppm) continue;
+    uint32_t d = rng_below(&h->rng, n - 1);
+    if (d >= i) d++;
+    mp1_msg_t b;
+    make_msg(&h->st.cfg, i, d, cfg->bg_len, cfg->adaptive, ++h->next_id, &b);
+    b.t_enq = t;
+    if (!mp1_nic_push(&h->nic[i], &b)) sent++;
+  }
+  return sent;
+}
+
+/* One simulation; fills res from the walk. With path != NULL (second run) it writes the VCD. */
+static int simulate(const mp1_hop_cfg_t *cfg, mp1_hop_result_t *res, const uint32_t *path,
+                    uint32_t path_n, char *err, unsigned errlen) {
+  hop_ctx_t h;
+  if (ctx_init(&h, cfg, path, path_n, err, errlen)) return -1;
+  const uint32_t n = cfg->kx * cfg->ky;
   const uint32_t src = cfg->sy * cfg->kx + cfg->sx, dst = cfg->dy * cfg->kx + cfg->dx;
   mp1_msg_t m;
   const uint32_t hdr = make_msg(&h.st.cfg, src, dst, cfg->len, cfg->adaptive, 0, &m);
@@ -294,17 +366,7 @@ static int simulate(const mp1_hop_cfg_t *cfg, mp1_hop_result_t *res, const uint3
   uint64_t bg_sent = 0, bg_del = 0;
   uint64_t t;
   for (t = 0; t < cfg->max_cycles && !got; t++) {
-    /* Background traffic: every node but the source, Bernoulli per cycle. */
-    for (uint32_t i = 0; i < n; i++) {
-      if (i == src || !cfg->load_ppm || h.nic[i].count == MP1_NIC_QUEUE) continue;
-      if (rng_below(&h.rng, 1000000) >= cfg->load_ppm) continue;
-      uint32_t d = rng_below(&h.rng, n - 1);
-      if (d >= i) d++;
-      mp1_msg_t b;
-      make_msg(&h.st.cfg, i, d, cfg->bg_len, cfg->adaptive, ++h.next_id, &b);
-      b.t_enq = t;
-      if (!mp1_nic_push(&h.nic[i], &b)) bg_sent++;
-    }
+    bg_sent += background(&h, src, t);
     if (!queued && t >= cfg->warmup) {
       m.t_enq = t;
       mp1_nic_push(&h.nic[src], &m);
@@ -363,8 +425,7 @@ static int simulate(const mp1_hop_cfg_t *cfg, mp1_hop_result_t *res, const uint3
   res->formula = (int64_t)res->links + 3 * (int64_t)res->flits - 1;
   res->formula_k1 = ((double)res->links + 9.0 * res->flits - 1.0) / 3.0;
   res->segments = (res->flits + MP1_SEG_FLITS - 1) / MP1_SEG_FLITS;
-  res->predicted = res->formula + (int64_t)res->turns * MP1_HOP_TURN_EXTRA +
-                   2 * (int64_t)(res->segments - 1);
+  res->predicted = res->formula + (int64_t)(res->segments - 1) * MP1_HOP_SEG_EXTRA;
   return 0;
 }
 

@@ -54,9 +54,6 @@ int mp1_mesh_next_node(const mp1_mesh_cfg_t *cfg, uint32_t n, uint32_t j) {
   return step(cfg, n, j, 1);
 }
 
-static uint32_t chan_dat(const mp1_chip_state_t *c, uint32_t j) {
-  return mp1_plane_out_dat(&c->pl[j >> 1], j & 1u, c->r.inj_dat);
-}
 
 static uint32_t chan_stop(const mp1_chip_state_t *c, uint32_t j) {
   const mp1_plane_state_t *pl = &c->pl[j >> 1];
@@ -96,7 +93,7 @@ void mp1_mesh_eval(const mp1_mesh_state_t *st, const mp1_mesh_in_t *in, mp1_mesh
       const mp1_chip_state_t *e = x + 1 < kx ? &st->chip[i + 1] : NULL;
       const mp1_chip_state_t *s = y > 0 ? &st->chip[i - kx] : NULL;
       const mp1_chip_state_t *nn = y + 1 < ky ? &st->chip[i + kx] : NULL;
-#define DIN(j, up) ((up) ? chan_dat((up), (j)) : 0u)
+#define DIN(j, up) ((up) ? mp1_chip_out_dat((up), (j), cfg->awf) : 0u)
 #define SOUT(j, dn) ((dn) ? chan_stop((dn), (j)) : 0u)
       const uint32_t din[8] = {DIN(0, w), DIN(1, s),  DIN(2, w), DIN(3, nn),
                                DIN(4, e), DIN(5, s),  DIN(6, e), DIN(7, nn)};

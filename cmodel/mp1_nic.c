@@ -1,5 +1,5 @@
-/* Node interface for MP1 meshes (docs/mp1.md §13): the sender and receiver of the chunk protocol
- * of §2 on the injection and reception channels. */
+/* Node interface for MP1 meshes (docs/mp1.md §13, docs/mp1_draft4.md §10.4): the sender and
+ * receiver of the chunk protocol of §2 on the injection and reception channels. */
 #include "mp1_nic.h"
 
 #include <string.h>
@@ -34,9 +34,10 @@ uint32_t mp1_msg_p2p(uint32_t awf, uint32_t kx, uint32_t s, uint32_t d, uint32_t
 
 void mp1_msg_chunks(const mp1_msg_t *m, mp1_chunks_t *o) {
   o->n = mp1_msg_nchunks(m->len);
+  const uint32_t sel = mp1_sel_tx(m->sel, m->bytes[0]);
   for (uint32_t pos = 0; pos < o->n; pos++) {
     uint32_t i, k;
-    const int c = mp1_msg_chunk_at(m->sel, m->len, pos, &i, &k);
+    const int c = mp1_msg_chunk_at(sel, m->len, pos, &i, &k);
     o->c[pos] = (uint8_t)(c >= 0 ? (uint32_t)c : mp1_flit_chunk(m->bytes[i], k));
   }
 }
@@ -50,10 +51,13 @@ int mp1_nic_tx_step(mp1_nic_t *nic, uint32_t inj_stop, uint64_t t) {
     nic->started = 1;
   }
   if (nic->started) {
-    if (mp1_txf_open(&nic->txf, inj_stop, nic->dat)) {
+    const mp1_msg_t *m = &nic->q[nic->head];
+    int skip_sel;
+    if (mp1_txf_go(&nic->txf, inj_stop, nic->pos == 0, mp1_sel_tx(m->sel, m->bytes[0]),
+                   &skip_sel)) {
+      if (skip_sel) nic->pos = 4; /* the window: no selection (draft-4 §10.2) */
       next = nic->cur.c[nic->pos++];
       if (nic->pos == 5) nic->t_first = t + 1; /* the message's first header chunk */
-      mp1_txf_sent(&nic->txf, next);
       if (nic->pos == nic->cur.n) {
         nic->started = 0;
         nic->head = (nic->head + 1) % MP1_NIC_QUEUE;
@@ -62,6 +66,7 @@ int mp1_nic_tx_step(mp1_nic_t *nic, uint32_t inj_stop, uint64_t t) {
       }
     }
   }
+  mp1_txf_sent(&nic->txf, next);
   nic->dat = next;
   return done;
 }

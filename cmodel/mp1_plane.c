@@ -1,17 +1,30 @@
-/* One MP1 plane (docs/mp1.md §10): machines first (their requests are combinational), then the
- * output arbiters; the channel outputs come from registers. */
+/* One MP1 plane (docs/mp1.md §10, docs/mp1_draft4.md §8): machines first (their requests are
+ * combinational), then the output arbiters; the channel outputs come from registers, the
+ * injection's keep outputs from the arbiters' next owners. */
 #include "mp1_plane.h"
 
 #include <string.h>
 
-uint32_t mp1_arb_next(uint32_t own, uint32_t req1, uint32_t req2, uint32_t req3) {
+uint32_t mp1_arb_next(uint32_t own, uint32_t eom, uint32_t req1, uint32_t req2, uint32_t req3) {
   const uint32_t req[4] = {0, req1 & 1u, req2 & 1u, req3 & 1u};
-  if (own != 0 && req[own])
+  const uint32_t asks = own != 0 && req[own & 3u];
+  if (asks && !eom)
     return own;
+  /* F5b: at an EOM every other requester goes before the owner, which asks again only for its
+   * next message (draft-4 §8); a free output goes straight first (the claim of §5.4 needs it) */
   for (uint32_t k = 1; k <= 3; k++)
-    if (req[k])
+    if (req[k] && k != own)
       return k;
-  return 0;
+  return asks ? own : 0;
+}
+
+/* One arbiter's next registers from the chunk on its channel (its owner's register) and the
+ * requests; returns keep (the injection owns the output next cycle, draft-4 §8). */
+static uint32_t arb_step(uint32_t own, uint32_t pos, uint32_t w, uint32_t req1, uint32_t req2,
+                         uint32_t req3, uint8_t *own_d, uint8_t *pos_d) {
+  *own_d = (uint8_t)mp1_arb_next(own, mp1_arb_eom(pos, w), req1, req2, req3);
+  *pos_d = (uint8_t)mp1_arb_pos(pos, w);
+  return *own_d == 3;
 }
 
 void mp1_plane_reset(mp1_plane_state_t *st) {
@@ -20,24 +33,33 @@ void mp1_plane_reset(mp1_plane_state_t *st) {
   mp1_rm_reset(&st->rmy);
 }
 
-void mp1_plane_eval_quiet(const mp1_plane_state_t *st, uint32_t inj_x_req, uint32_t inj_x_dat,
-                          uint32_t inj_y_req, uint32_t inj_y_dat, mp1_plane_out_t *out,
-                          mp1_plane_next_t *nx) {
+/* The outputs every path sets alike: the channels from registers and the injection's view of the
+ * arbiters. */
+static void plane_out_common(const mp1_plane_state_t *st, uint32_t inj_x_dat, uint32_t inj_y_dat,
+                             mp1_plane_out_t *out) {
   const uint32_t ax = st->arbx_own, ay = st->arby_own;
-  mp1_rm_out_t ox, oy;
-  mp1_rm_eval_quiet(&st->rmx, &ox, &nx->rmx);
-  mp1_rm_eval_quiet(&st->rmy, &oy, &nx->rmy);
-  /* quiet machines request nothing */
-  nx->arbx_own = (uint8_t)mp1_arb_next(ax, 0, 0, inj_x_req);
-  nx->arby_own = (uint8_t)mp1_arb_next(ay, 0, 0, inj_y_req);
-  out->xin_stop = ox.in_stop;
-  out->yin_stop = oy.in_stop;
   out->xout_dat = mp1_plane_out_dat(st, 0, inj_x_dat);
   out->yout_dat = mp1_plane_out_dat(st, 1, inj_y_dat);
   out->inj_x_own = ax == 3;
   out->inj_x_free = ax == 0;
   out->inj_y_own = ay == 3;
   out->inj_y_free = ay == 0;
+}
+
+void mp1_plane_eval_quiet(const mp1_plane_state_t *st, uint32_t inj_x_req, uint32_t inj_x_dat,
+                          uint32_t inj_y_req, uint32_t inj_y_dat, mp1_plane_out_t *out,
+                          mp1_plane_next_t *nx) {
+  mp1_rm_out_t ox, oy;
+  mp1_rm_eval_quiet(&st->rmx, &ox, &nx->rmx);
+  mp1_rm_eval_quiet(&st->rmy, &oy, &nx->rmy);
+  plane_out_common(st, inj_x_dat, inj_y_dat, out);
+  /* quiet machines request nothing */
+  out->inj_x_keep = arb_step(st->arbx_own, st->arbx_pos, out->xout_dat, 0, 0, inj_x_req,
+                             &nx->arbx_own, &nx->arbx_pos);
+  out->inj_y_keep = arb_step(st->arby_own, st->arby_pos, out->yout_dat, 0, 0, inj_y_req,
+                             &nx->arby_own, &nx->arby_pos);
+  out->xin_stop = ox.in_stop;
+  out->yin_stop = oy.in_stop;
   out->rmx_rc_dat = ox.rc_dat;
   out->rmx_rc_req = 0;
   out->rmx_pb_dat = ox.pb_dat;
@@ -57,14 +79,15 @@ void mp1_plane_eval(const mp1_plane_cfg_t *cfg, const mp1_plane_state_t *st,
   const uint32_t ax = st->arbx_own, ay = st->arby_own;
   const mp1_rm_cfg_t rcfg = {cfg->awf};
   mp1_rm_out_t ox, oy;
-  /* A quiet machine's inputs are not gathered (mp1_rm_quiet). */
+  /* A quiet machine's inputs are not gathered (mp1_rm_quiet). No acquisition order is passed:
+   * every copy takes its own output on its own (draft-4 §9). */
   if (mp1_rm_quiet(&st->rmx, in->xin_dat)) {
     mp1_rm_eval_quiet(&st->rmx, &ox, &nx->rmx);
   } else {
     /* u_rmx: X input, straight = X out (requester 1), other = Y out (requester 2). */
     const mp1_rm_in_t ix = {
         .pos = in->px, .opos = in->py, .neg = in->nx, .oneg = in->ny, .edge = in->ex,
-        .oedge = in->ey, .ot_first = 0, .in_dat = in->xin_dat,
+        .oedge = in->ey, .in_dat = in->xin_dat,
         .st_own = ax == 1, .st_free = ax == 0, .st_stop = in->xout_stop,
         .ot_own = ay == 2, .ot_free = ay == 0, .ot_stop = in->yout_stop,
         .rc_own = in->rmx_rc_own, .rc_free = in->rmx_rc_free, .rc_stop = in->rmx_rc_stop,
@@ -77,24 +100,20 @@ void mp1_plane_eval(const mp1_plane_cfg_t *cfg, const mp1_plane_state_t *st,
     /* u_rmy: Y input, straight = Y out (requester 1), other = X out (requester 2). */
     const mp1_rm_in_t iy = {
         .pos = in->py, .opos = in->px, .neg = in->ny, .oneg = in->nx, .edge = in->ey,
-        .oedge = in->ex, .ot_first = 1, .in_dat = in->yin_dat,
+        .oedge = in->ex, .in_dat = in->yin_dat,
         .st_own = ay == 1, .st_free = ay == 0, .st_stop = in->yout_stop,
         .ot_own = ax == 2, .ot_free = ax == 0, .ot_stop = in->xout_stop,
         .rc_own = in->rmy_rc_own, .rc_free = in->rmy_rc_free, .rc_stop = in->rmy_rc_stop,
         .pb_own = in->rmy_pb_own, .pb_free = in->rmy_pb_free, .pb_stop = in->rmy_pb_stop};
     mp1_rm_eval(&rcfg, &st->rmy, &iy, &oy, &nx->rmy);
   }
-  nx->arbx_own = mp1_arb_next(ax, ox.st_req, oy.ot_req, in->inj_x_req);
-  nx->arby_own = mp1_arb_next(ay, oy.st_req, ox.ot_req, in->inj_y_req);
-
+  plane_out_common(st, in->inj_x_dat, in->inj_y_dat, out);
+  out->inj_x_keep = arb_step(ax, st->arbx_pos, out->xout_dat, ox.st_req, oy.ot_req, in->inj_x_req,
+                             &nx->arbx_own, &nx->arbx_pos);
+  out->inj_y_keep = arb_step(ay, st->arby_pos, out->yout_dat, oy.st_req, ox.ot_req, in->inj_y_req,
+                             &nx->arby_own, &nx->arby_pos);
   out->xin_stop = ox.in_stop;
   out->yin_stop = oy.in_stop;
-  out->xout_dat = mp1_plane_out_dat(st, 0, in->inj_x_dat);
-  out->yout_dat = mp1_plane_out_dat(st, 1, in->inj_y_dat);
-  out->inj_x_own = ax == 3;
-  out->inj_x_free = ax == 0;
-  out->inj_y_own = ay == 3;
-  out->inj_y_free = ay == 0;
   /* The masks change no value; they keep the compiler from copying two fields with one wide load
    * that waits on the callee's two narrow stores (a store-forwarding stall). */
   out->rmx_rc_dat = ox.rc_dat & 7u;
@@ -115,5 +134,7 @@ void mp1_plane_regs(const mp1_plane_state_t *st, mp1_plane_regs_t *r) {
 #undef RX
 #undef RY
   r->arbx_own = st->arbx_own;
+  r->arbx_pos = st->arbx_pos;
   r->arby_own = st->arby_own;
+  r->arby_pos = st->arby_pos;
 }

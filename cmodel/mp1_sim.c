@@ -46,6 +46,7 @@ typedef struct {
   uint8_t ch_own;     /* per output channel: owned last cycle */
   uint8_t ch_pos[8];  /* per output channel: the chunk of a flit its wire carries (0: between
                        * flits), as a flit's 2nd and 3rd chunks may be 000 like an idle wire */
+  uint8_t ch_eom;     /* per output channel: an EOM on it since the current assignment began */
   uint16_t adapt[16]; /* cnt_adapt, cnt_adapt_buf of the 8 machines at the last snapshot */
 } chip_t;
 
@@ -261,8 +262,10 @@ static int generate(sim_t *s, uint32_t i, uint32_t d, uint64_t t) {
 }
 
 /* MP1's broadcast from the source over the square domain in +X, +Y (docs/mp1_sim.md §2.3): one
- * message injected in X (codes 4 and 5: every column but the source's gets a Y copy) and one in
- * Y (code 5) for the source's column; each destination's copy is its own record. */
+ * message; started in X with codes 4 and 5 and the fork (docs/mp1_draft4.md §9, §10.3), the
+ * injection controller gives the source's Y output a2's word and the data, so the source's column
+ * needs no second message. A domain one column (row) wide takes code 5 in Y (X). Each
+ * destination's copy is its own record. */
 static int broadcast(sim_t *s, uint64_t t) {
   const mp1_sim_cfg_t *c = s->c;
   const uint32_t src = c->bcast_src, sx = src % c->kx, sy = src / c->kx;
@@ -284,40 +287,43 @@ static int broadcast(sim_t *s, uint64_t t) {
       s->r->generated++;
       s->r->w_generated++;
     }
-  for (uint32_t dim = 0; dim < 2; dim++) {
-    if (dim == 0 ? fx == sx : fy == sy) continue;
-    const uint32_t k = msg_alloc(s);
-    if (k == NIL) return -1;
-    msg_t *m = &s->m[k];
-    memset(m, 0, sizeof *m);
-    m->src = src;
-    m->dst = src;
-    m->t_enq = m->t_start = t;
-    m->carrier = 1;
-    if (dim == 0 && fy > sy) {
-      m->hdr[0] = (uint16_t)mp1_addr_word(s->awf, MP1_CODE_BCAST_2D, fx);
-      m->hdr[1] = (uint16_t)mp1_addr_word(s->awf, MP1_CODE_BCAST_1D, fy);
-      m->h = 2;
-    } else {
-      m->hdr[0] = (uint16_t)mp1_addr_word(s->awf, MP1_CODE_BCAST_1D, dim ? fy : fx);
-      m->h = 1;
-    }
-    m->len = (uint16_t)(m->h + dlen);
-    m->sel = (uint8_t)mp1_sel_flit(0, 0, dim);
-    enqueue(s, &s->node[src], k, t);
+  if (fx == sx && fy == sy) return 0;
+  const uint32_t k = msg_alloc(s);
+  if (k == NIL) return -1;
+  msg_t *m = &s->m[k];
+  memset(m, 0, sizeof *m);
+  m->src = src;
+  m->dst = src;
+  m->t_enq = m->t_start = t;
+  m->carrier = 1;
+  const uint32_t dim = fx == sx;
+  if (fx > sx && fy > sy) {
+    m->hdr[0] = (uint16_t)mp1_addr_word(s->awf, MP1_CODE_BCAST_2D, fx);
+    m->hdr[1] = (uint16_t)mp1_addr_word(s->awf, MP1_CODE_BCAST_1D, fy);
+    m->h = 2;
+  } else {
+    m->hdr[0] = (uint16_t)mp1_addr_word(s->awf, MP1_CODE_BCAST_1D, dim ? fy : fx);
+    m->h = 1;
   }
+  m->len = (uint16_t)(m->h + dlen);
+  /* the first flit's top bits are a1's code (docs/mp1.md §14.1) */
+  m->sel = (uint8_t)mp1_sel_tx(mp1_sel_flit(0, 0, dim), mp1_addr_flit(s->awf, m->hdr[0], 0));
+  enqueue(s, &s->node[src], k, t);
   return 0;
 }
 
-/* The sender, after the cycle-t eval: the next chunk from this cycle's inj_stop (as mp1_nic). */
+/* The sender, after the cycle-t eval: the next chunk from this cycle's inj_stop (as mp1_nic: a
+ * message to the same output as the previous one may go in the window, without its selection,
+ * docs/mp1_draft4.md §10.2). */
 static void tx_step(sim_t *s, node_t *nd, uint32_t inj_stop, uint64_t t) {
   uint32_t next = 0;
   if (nd->cur != NIL) {
     msg_t *m = &s->m[nd->cur];
-    if (mp1_txf_open(&nd->txf, inj_stop, nd->tx_dat)) {
+    int skip_sel;
+    if (mp1_txf_go(&nd->txf, inj_stop, nd->tx_pos == 0, m->sel, &skip_sel)) {
+      if (skip_sel) nd->tx_pos = 4;
       next = msg_chunk(s, m, nd->tx_pos++);
       if (nd->tx_pos == 5) m->t_inj = t + 1; /* the first header chunk */
-      mp1_txf_sent(&nd->txf, next);
       if (nd->tx_pos == nd->tx_n) {
         m->sent = 1;
         if (in_window(s, m->t_inj) && !m->carrier) {
@@ -337,6 +343,7 @@ static void tx_step(sim_t *s, node_t *nd, uint32_t inj_stop, uint64_t t) {
       }
     }
   }
+  mp1_txf_sent(&nd->txf, next);
   nd->tx_dat = (uint8_t)next;
 }
 
@@ -450,22 +457,45 @@ static void adapt_take(sim_t *s, int count) {
 static const uint8_t frame_next[4][8] = {
     {4, 0, 0, 0, 1, 1, 1, 1}, {2, 2, 2, 2, 2, 2, 2, 2}, {0, 0, 0, 0, 0, 0, 0, 0}, {0}};
 
+/* A machine blocked (docs/mp1_draft4.md §6): B valid, or F valid, not dropping, with chunks in the
+ * buffer (occ > 0, from its oldest chunk still needed) and no copy running: it holds a message it
+ * is not sending. */
+static uint32_t rm_blocked(const mp1_rm_regs_t *r) {
+  if (r->b_val) return 1;
+  if (!r->f_val || r->f_drop) return 0;
+  const uint32_t cs[4] = {r->cs_st, r->cs_ot, r->cs_rc, r->cs_pb};
+  const uint32_t rp[4] = {r->rp_st, r->rp_ot, r->rp_rc, r->rp_pb};
+  uint32_t occ = r->f_dec ? 0 : (r->wp - r->f_base) & 127u;
+  for (uint32_t k = 0; k < 4; k++) {
+    if (cs[k] == MP1_RM_CS_RUN) return 0;
+    const uint32_t from = cs[k] == MP1_RM_CS_WAIT ? r->f_base : rp[k];
+    if (cs[k] != MP1_RM_CS_OFF && ((r->wp - from) & 127u) > occ) occ = (r->wp - from) & 127u;
+  }
+  return occ > 0;
+}
+
 /* Chip v's channel and buffer use this cycle (from state), one plane at a time. A channel is in
- * use when its multiplexer is assigned to an input (004 §4.2). An ownership is live if its
- * owner's route ever names this output while it lasts; a dead flit's never does. Its cycles are
- * booked when it ends. A buffer is occupied while its machine is in HOLD (docs/mp1_sim.md §4).
- * An assigned channel whose wire carries neither a flit's chunk nor an end code is waiting: the
- * share of util that blocking costs. The wire comes from this chip's state, still this cycle's;
- * the receiver's stop from the eval's outputs, as the chip further on may have been clocked. */
+ * use when its multiplexer is assigned to an input (004 §4.2). An assignment ends when the owner
+ * changes, or when a flit follows an EOM on the channel: the arbiter re-arbitrates at an EOM and
+ * may give the output to its owner again, for its next message, or keep it for the injection's
+ * window (docs/mp1_draft4.md §8, §10.2); the cycles up to the next message stay with the last. It
+ * is live if its owner's route names this output while it lasts (the injection's always); a dead
+ * flit's never does. Its cycles are booked when it ends. A machine is busy while it holds a
+ * message, its buffer occupied while it is blocked (rm_blocked). An assigned channel whose wire
+ * carries neither a flit's chunk nor an end code is waiting: the share of util that blocking
+ * costs. The wire comes from this chip's state, still this cycle's; the receiver's stop from the
+ * eval's outputs, as the chip further on may have been clocked. */
 static void chip_sample(sim_t *s, uint32_t v, int win) {
   const mp1_chip_state_t *c = &s->st.chip[v];
   chip_t *cp = &s->chip[v];
   uint32_t nbusy = 0, hold = 0;
   for (uint32_t p = 0; p < MP1_CHIP_PLANES; p++) {
     const mp1_plane_state_t *pl = &c->pl[p];
-    const uint32_t a = pl->rmx.r.rm_st, b = pl->rmy.r.rm_st;
-    nbusy += (a != MP1_RM_IDLE) + (b != MP1_RM_IDLE);
-    hold += (a == MP1_RM_HOLD) + (b == MP1_RM_HOLD);
+    const mp1_rm_regs_t *a = &pl->rmx.r, *b = &pl->rmy.r;
+    if (win) {
+      nbusy += (a->f_val || a->b_val) + (b->f_val || b->b_val);
+      hold += rm_blocked(a) + rm_blocked(b);
+    }
     /* an unowned wire is 000 (mp1_plane_out_dat), so only a flit still in its framing needs
      * looking at */
     if (!(pl->arbx_own | pl->arby_own) && !((cp->ch_own >> (2 * p)) & 3u) &&
@@ -475,8 +505,10 @@ static void chip_sample(sim_t *s, uint32_t v, int win) {
       const uint32_t j = 2 * p + d, own = d ? pl->arby_own : pl->arbx_own;
       const uint32_t bit = 1u << j, ix = v * 8 + j;
       const uint32_t pos = cp->ch_pos[j];
+      /* the chunk on the channel (000 with no owner; the fork's Y gating, mp1_chip_out_dat) */
+      const uint32_t w = own ? mp1_chip_out_dat(c, j, s->awf) : 0u;
       if (own | pos) {
-        const uint32_t f = frame_next[pos][mp1_plane_out_dat(pl, d, c->r.inj_dat)];
+        const uint32_t f = frame_next[pos][w];
         cp->ch_pos[j] = (uint8_t)(f & 3u);
         if ((f & 4u) && win) { /* idle between flits, so pos is 0 and own is not */
           s->ch_wait[ix]++;
@@ -487,33 +519,30 @@ static void chip_sample(sim_t *s, uint32_t v, int win) {
         }
       }
       if (!own && !(cp->ch_own & bit)) continue;
-      if ((cp->ch_own & bit) && (!own || own != ((s->ch_pend[ix] >> 30) & 3u))) {
+      if ((cp->ch_own & bit) && (!own || own != ((s->ch_pend[ix] >> 30) & 3u) ||
+                                 ((cp->ch_eom & bit) && (w & 4u)))) {
         /* the previous ownership ended */
         const uint32_t cyc = s->ch_pend[ix] & 0x3fffffffu;
         s->ch_busy[ix] += cyc;
         if (!(cp->ch_live & bit)) s->ch_dead[ix] += cyc;
         cp->ch_own &= (uint8_t)~bit;
         cp->ch_live &= (uint8_t)~bit;
+        cp->ch_eom &= (uint8_t)~bit;
         s->ch_pend[ix] = 0;
       }
       if (!own) continue;
+      if (mp1_arb_eom(d ? pl->arby_pos : pl->arbx_pos, w)) cp->ch_eom |= (uint8_t)bit;
       if (!(cp->ch_own & bit)) {
         cp->ch_own |= (uint8_t)bit;
         s->ch_pend[ix] = own << 30;
       }
       if (win) s->ch_pend[ix]++;
       if (!(cp->ch_live & bit)) {
-        uint32_t live;
-        if (own == 3) live = 1;
-        else {
-          /* owner 1: the machine of this dimension going straight; 2: the other one turning.
-           * A straight cut-through (PASS) has no route yet: it is live once a flit follows its
-           * first address word (a dead flit is that word alone, awf flits: docs/mp1.md §14.2
-           * rule 5). */
-          const mp1_rm_state_t *rm = (own == 1) == (d == 0) ? &pl->rmx : &pl->rmy;
-          live = ((rm->r.route >> (own == 1 ? MP1_RM_ST : MP1_RM_OT)) & 1u) ||
-                 (own == 1 && rm->r.rm_st == MP1_RM_PASS && rm->r.ifl > s->awf);
-        }
+        /* owner 1: the machine of this dimension going straight; 2: the other one turning; their
+         * front message F sends (docs/mp1_draft4.md §3) */
+        const mp1_rm_regs_t *rm = (own == 1) == (d == 0) ? a : b;
+        const uint32_t k = own == 1 ? MP1_RM_ST : MP1_RM_OT;
+        const uint32_t live = own == 3 || (rm->f_val && ((rm->f_route >> k) & 1u));
         if (live) {
           cp->ch_live |= (uint8_t)bit;
           if (win) s->ch_cross[ix]++;

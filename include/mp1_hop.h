@@ -1,6 +1,6 @@
-/* Exact per-hop latency of one MP1 message through a mesh (docs/mp1.md §13): runs the C mesh with
- * optional background traffic, records every routing machine's message residencies, and follows
- * the message's live path from source to destination. */
+/* Exact per-hop latency of one MP1 message through a mesh (docs/mp1.md §13, docs/mp1_draft4.md
+ * §11): runs the C mesh with optional background traffic, records every routing machine's message
+ * residencies, and follows the message's live path from source to destination. */
 #ifndef MADPOST_MP1_HOP_H
 #define MADPOST_MP1_HOP_H
 
@@ -52,13 +52,14 @@ typedef struct {
   int64_t formula;     /* d + 3F - 1 (seed 004: (k d + l - k) tau / w, k = 3, l = 9F, w = 3) */
   double formula_k1;   /* the same with the paper's synchronous k = 1: (d + 9F - 1) / 3 */
   uint32_t segments;   /* segments of the message (32 flits each, the header counted) */
-  int64_t predicted;   /* formula + turns * MP1_HOP_TURN_EXTRA + 2 (segments - 1), docs/mp1.md §13.3 */
+  int64_t predicted;   /* formula + (segments - 1) (docs/mp1_draft4.md §11: no turn term) */
   uint32_t data_ok;    /* the delivered bytes equal the sent data */
   uint64_t bg_sent, bg_delivered;
 } mp1_hop_result_t;
 
-/* Extra cycles a zero-load turn costs the tail beyond mad-postman pipelining (docs/mp1.md §13.3). */
-enum { MP1_HOP_TURN_EXTRA = 1 };
+/* Extra cycles a segment boundary costs at zero load beyond mad-postman pipelining: its EOS chunk
+ * only, a later segment following it directly (docs/mp1_draft4.md §11; a turn costs none). */
+enum { MP1_HOP_SEG_EXTRA = 1 };
 
 /* Returns 0; -2 with a message in err for a bad configuration; -1 if the run failed. */
 int mp1_hop_run(const mp1_hop_cfg_t *cfg, mp1_hop_result_t *res, char *err, unsigned errlen);

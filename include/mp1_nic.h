@@ -1,7 +1,8 @@
-/* A node interface for MP1 meshes (docs/mp1.md §13): the injection side (a queue of up to 10
- * messages, each sent as a selection segment and then its segments, honouring stop) and the
- * reception side (reassembles messages from the reception channel). Used by the per-hop command
- * and the network simulator; not part of the chip. */
+/* A node interface for MP1 meshes (docs/mp1.md §13, docs/mp1_draft4.md §10.4): the injection
+ * side (a queue of up to 10 messages, each sent as a selection segment and then its segments,
+ * honouring stop, or without a selection in the window) and the reception side (reassembles
+ * messages from the reception channel). Used by the per-hop command and the network simulator;
+ * not part of the chip. */
 #ifndef MADPOST_MP1_NIC_H
 #define MADPOST_MP1_NIC_H
 
@@ -23,7 +24,8 @@ typedef struct {
   uint64_t t_enq;            /* cycle queued */
 } mp1_msg_t;
 
-/* Chunks of one message as sent to the injection controller: [sel] EOS, then its segments. */
+/* Chunks of one message as sent to the injection controller: [sel] EOS, then its segments (in the
+ * window from chunk 4 on). */
 typedef struct {
   uint32_t n;
   uint8_t c[4 + 3 * MP1_MSG_MAX + MP1_MSG_MAX / MP1_SEG_FLITS + 2];
@@ -68,21 +70,68 @@ static inline int mp1_msg_chunk_at(uint32_t sel, uint32_t len, uint32_t pos, uin
   return first + nb == len ? 2 : 1; /* EOM, EOS */
 }
 
-/* Sending: a segment starts only once the controller's stop was low and the channel showed an
- * idle chunk (dat, the sender's register); it ends with its end code. */
+/* The selection flit a message is sent with: fork (draft-4 §10.3) added to a code-4 broadcast
+ * started in X (first: the message's first byte, whose top bits are a1's code, §14.1), so the
+ * injection controller gives its Y output a2's word and the data: no second message. */
+static inline uint32_t mp1_sel_tx(uint32_t sel, uint32_t first) {
+  const int bcast_x = ((first >> 5) & 7u) == MP1_CODE_BCAST_2D && !(sel & 4u);
+  return (sel | (bcast_x ? (uint32_t)MP1_SEL_FORK : 0u)) & 0xffu;
+}
+
+/* Sending (draft-4 §2, §10.4). A segment, once started, is sent to its end. A later segment of a
+ * message (after its selection's EOS or a segment's EOS) may start in the cycle after one whose
+ * stop was low, directly after the EOS (E). Between messages there is an idle chunk: not while an
+ * EOM is on the channel; in the cycle after it (the controller's NEXT cycle) only the window, if
+ * win is set: with stop low, a message to the same output as the previous one (and the previous
+ * not forked) starts at its header, without a selection; otherwise that cycle's choice is idle,
+ * since a start in the controller's WIN cycle would be taken for a message in the window. Later, a
+ * message starts with its selection when stop was low.
+ * win is 0 after a reset: the window as draft 4 specifies it can lose a message. The controller
+ * offers it on the output's stop of the cycle its EOM is on the output, but the machine behind
+ * raises stop only the cycle after, when that EOM leaves it holding two messages (§6: blocked at a
+ * segment boundary); the window's message arrives two cycles later and is discarded as a third
+ * (§4.6). With several chips on one interface (a torus, docs/mp1_sim.md §7) the chips that
+ * skipped the message would also take the window's header for a selection. */
 typedef struct {
   uint8_t in_seg; /* a segment is being sent */
   uint8_t phase;  /* chunk index within the flit being sent (0: between flits) */
+  uint8_t in_msg; /* between the segments of a message (its selection's included) */
+  uint8_t after;  /* 0: no message sent yet; 1: the last chunk chosen was an EOM; 2: the one before
+                     it (the controller's NEXT cycle now); 3: earlier */
+  uint8_t sel;    /* the selection of the last message started (as sent, fork included) */
+  uint8_t win;    /* use the window (set by the owner; 0 after a reset) */
 } mp1_txf_t;
 
-static inline int mp1_txf_open(mp1_txf_t *f, uint32_t inj_stop, uint32_t dat) {
-  if (!f->in_seg && !inj_stop && dat == 0) f->in_seg = 1;
-  return f->in_seg;
+/* Whether the chunk after this cycle's is the message's next one, from this cycle's stop. first:
+ * the message has sent nothing yet, sel its selection as sent (mp1_sel_tx); then *skip_sel says
+ * whether it starts through the window, at its header (chunk 4). */
+static inline int mp1_txf_go(mp1_txf_t *f, uint32_t inj_stop, int first, uint32_t sel,
+                             int *skip_sel) {
+  *skip_sel = 0;
+  if (f->in_seg) return 1;
+  if (inj_stop || f->after == 1) return 0;
+  if (!first) return 1;
+  if (f->after == 2) {
+    if (!f->win || f->sel != (sel & 0xffu) || (f->sel & MP1_SEL_FORK)) return 0;
+    *skip_sel = 1;
+  }
+  f->sel = (uint8_t)sel;
+  return 1;
 }
 
-/* Chunk c has been chosen for the channel. */
+/* Chunk c has been chosen for the channel (every cycle, idle included). */
 static inline void mp1_txf_sent(mp1_txf_t *f, uint32_t c) {
-  if (f->phase == 0 && (c == 1 || c == 2)) f->in_seg = 0; /* an end code */
+  if (f->phase == 0) {
+    if (c & 4u) {
+      f->in_seg = 1;
+    } else if (f->in_seg && (c == 1 || c == 2)) { /* an end code */
+      f->in_seg = 0;
+      f->in_msg = c == 1;
+      if (c == 2) f->after = 1;
+    } else if (f->after && f->after < 3) {
+      f->after++;
+    }
+  }
   f->phase = f->phase ? (uint8_t)((f->phase + 1) % 3) : ((c & 4u) ? 1 : 0);
 }
 
@@ -158,10 +207,11 @@ int mp1_nic_push(mp1_nic_t *nic, const mp1_msg_t *m);
  * in flits. */
 uint32_t mp1_msg_p2p(uint32_t awf, uint32_t kx, uint32_t s, uint32_t d, uint32_t adaptive,
                      mp1_msg_t *m);
-/* Splits a message into chunks (docs/mp1.md §2, §3). */
+/* Splits a message into chunks (docs/mp1.md §2, §3), its selection as sent (mp1_sel_tx). */
 void mp1_msg_chunks(const mp1_msg_t *m, mp1_chunks_t *out);
-/* After the cycle-t eval: the next chunk, from this cycle's inj_stop (a sender's register).
- * Returns 1 in the cycle the head message's last chunk has been chosen (it is then done). */
+/* After the cycle-t eval: the next chunk, from this cycle's inj_stop (a sender's register; the
+ * rules of mp1_txf_go). Returns 1 in the cycle the head message's last chunk has been chosen (it
+ * is then done). A caller may fill cur itself (started = 1, pos = 0) before the call. */
 int mp1_nic_tx_step(mp1_nic_t *nic, uint32_t inj_stop, uint64_t t);
 /* Takes this cycle's reception chunk; returns 1 and fills *m when a message's EOM arrived. A
  * malformed stream (a gap or illegal chunk inside a segment) returns -1 and drops the message. */

@@ -23,11 +23,16 @@ expect 2 "is not static or adaptive" -- hop --src 0,0 --dst 1,1 --type fast
 expect 2 "not a number" -- hop --src 0,0 --dst 1,1 --len 0
 expect 2 "unknown option" -- hop --src 0,0 --dst 1,1 --bogus 1
 expect 2 "unknown option" -- meshbench --bogus 1
-# zero-load figures: straight hops of 1 cycle, the formula matched, data intact
+# zero-load figures (docs/mp1_draft4.md §11): straight hops of 1 cycle, t = d + 3F - 1 + (S - 1)
+# with no turn term (22 = 5 + 18 - 1; 301 = 5 + 294 - 1 + 3), data intact; the first header
+# chunk on the injection channel at cycle 6 (selection 1-3, its EOS 4, the header after one idle
+# chunk, §10.1), a turn 3 + 1 cycles
 expect 0 "measured 17: matches" -- hop --src 0,0 --dst 3,0 --len 4
-expect 0 "measured 305: matches" -- hop --src 0,0 --dst 3,2 --len 96
+expect 0 "measured 22: matches" -- hop --src 0,0 --dst 3,2 --len 4
+expect 0 "measured 301: matches" -- hop --src 0,0 --dst 3,2 --len 96
 expect 0 '"delay":1,"dead":0' -- hop --src 0,0 --dst 3,3 --format json
-expect 0 "^1,0,0,X,straight,9,9,10,1,0,0$" -- hop --src 0,0 --dst 3,0 --format csv
+expect 0 "^1,0,0,X,straight,7,7,8,1,0,0$" -- hop --src 0,0 --dst 3,0 --format csv
+expect 0 "^3,0,0,X,turn,9,12,13,4,0,0$" -- hop --src 0,0 --dst 3,2 --format csv
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 expect 0 "data intact" -- hop --src 0,0 --dst 2,2 --vcd "$tmp/p.vcd"
 grep -q 'n0_x0_y0' "$tmp/p.vcd" || { echo "FAIL: no path scope in the VCD"; fails=$((fails + 1)); }

@@ -1,8 +1,9 @@
 /* cmocka tests of the MP1 chip and mesh C models (docs/mp1.md §11-§13): injection and selection,
  * reception arbitration, point-to-point delivery, dead flits, adaptive and static routing under
- * blocking, broadcast, intra- and inter-plane piggy-back, bad flits, multi-segment messages, the
- * per-hop latency command's figures against seed 004's formula, and a mesh wider than 32 with
- * address words of two flits (§14). */
+ * blocking, broadcast (forked at the source, docs/mp1_draft4.md §10.3), intra- and inter-plane
+ * piggy-back, bad flits, multi-segment messages, the per-hop latency command's figures against
+ * seed 004's formula (draft 4 §11), and a mesh wider than 32 with address words of two flits
+ * (§14). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -199,8 +200,10 @@ static void test_bad_selection(void **state) {
 
 static void test_start_against_stop_dropped(void **state) {
   (void)state;
-  /* A source that starts its message while the controller's stop is high (it is pending): the
-     message is dropped and counted, nothing reaches the mesh. Driven chunk by chunk. */
+  /* A source that starts its message right after the selection's EOS although the controller's
+     stop was high in that cycle (the output is not owned yet): the message is dropped and counted,
+     nothing reaches the mesh. Driven chunk by chunk. (A segment may follow an EOS directly only
+     when stop was low, docs/mp1_draft4.md §10.1.) */
   mp1_chip_state_t st;
   mp1_chip_next_t nx;
   mp1_chip_reset(&st);
@@ -209,7 +212,7 @@ static void test_start_against_stop_dropped(void **state) {
   int n = 0;
   const uint32_t sel = mp1_sel_flit(0, 0, 0);
   seq[n++] = (uint8_t)(4u | (sel >> 6)), seq[n++] = (uint8_t)((sel >> 3) & 7u),
-  seq[n++] = (uint8_t)(sel & 7u), seq[n++] = MP1_CH_EOS, seq[n++] = 0;
+  seq[n++] = (uint8_t)(sel & 7u), seq[n++] = MP1_CH_EOS;
   /* the message, sent at once without waiting for stop to fall */
   seq[n++] = 4u | 1u, seq[n++] = 0, seq[n++] = 2, seq[n++] = MP1_CH_EOM;
   int saw_stop = 0;
@@ -217,7 +220,7 @@ static void test_start_against_stop_dropped(void **state) {
     in.inj_dat = t < n ? seq[t] : 0;
     mp1_chip_out_t o;
     mp1_chip_eval(&(mp1_chip_cfg_t){.awf = 1}, &st, &in, &o, &nx);
-    if (t == 5) saw_stop = (int)o.inj_stop;
+    if (t == 3) saw_stop = (int)o.inj_stop;
     assert_int_equal(o.p0_xout_dat, 0);
     mp1_chip_clock(&st, &nx);
   }
@@ -225,6 +228,179 @@ static void test_start_against_stop_dropped(void **state) {
   assert_int_equal(st.r.cnt_inj_drop, 1);
   assert_int_equal(st.r.cnt_inj_msgs, 0);
   assert_int_equal(st.r.inj_if_st, MP1_FE_FREE);
+}
+
+/* ---- chip level: draft 4's arbiters and injection (docs/mp1_draft4.md §8, §10) ------------- */
+
+static void test_arbiters_eom(void **state) {
+  (void)state;
+  /* The framing register follows flits (pos 1, 2 after a flit's first chunk); an EOM is an end
+     code between flits. */
+  assert_int_equal(mp1_arb_pos(0, 4), 1);
+  assert_int_equal(mp1_arb_pos(1, 2), 2);
+  assert_int_equal(mp1_arb_pos(2, 2), 0);
+  assert_int_equal(mp1_arb_pos(0, 2), 0);
+  assert_true(mp1_arb_eom(0, MP1_CH_EOM));
+  assert_false(mp1_arb_eom(1, MP1_CH_EOM)); /* a flit's second chunk 010 */
+  assert_false(mp1_arb_eom(0, MP1_CH_EOS));
+  /* An owner that asks keeps the output, except at an EOM: every other requester goes first,
+     straight before turning before injection; the owner only if nobody else asks (F5b). */
+  assert_int_equal(mp1_arb_next(1, 0, 1, 1, 1), 1);
+  assert_int_equal(mp1_arb_next(1, 1, 1, 1, 1), 2);
+  assert_int_equal(mp1_arb_next(2, 1, 1, 1, 1), 1);
+  assert_int_equal(mp1_arb_next(3, 1, 0, 0, 1), 3);
+  assert_int_equal(mp1_arb_next(3, 1, 0, 1, 1), 2);
+  assert_int_equal(mp1_arb_next(1, 1, 0, 0, 0), 0);
+  assert_int_equal(mp1_arb_next(0, 0, 0, 1, 1), 2); /* a free output: straight first, then ... */
+  assert_int_equal(mp1_arb_next(2, 0, 1, 0, 1), 1); /* an owner that stops asking releases */
+  /* Round robin: at an EOM the owner (the last granted) is the last candidate. */
+  const uint32_t all[MP1_CHIP_MACHINES] = {1, 1, 1, 1, 1, 1, 1, 1};
+  const uint32_t only2[MP1_CHIP_MACHINES] = {0, 0, 1, 0, 0, 0, 0, 0};
+  uint32_t own, last;
+  mp1_rr_next(3, 2, 0, all, &own, &last);
+  assert_int_equal(own, 3);
+  mp1_rr_next(3, 2, 1, all, &own, &last);
+  assert_int_equal(own, 4);
+  assert_int_equal(last, 3);
+  mp1_rr_next(3, 2, 1, only2, &own, &last);
+  assert_int_equal(own, 3);
+  assert_int_equal(last, 2);
+}
+
+/* Drives one chip at (1,1) of a 3x3 mesh with the interface chunks seq (then idle) for n cycles;
+   records each cycle's X and Y chunk of plane 0 and the interface's stop. */
+static void chip_drive(mp1_chip_state_t *st, const uint8_t *seq, int nseq, int n, uint8_t *xo,
+                       uint8_t *yo, uint8_t *stop) {
+  mp1_chip_reset(st);
+  mp1_chip_in_t in = {.px = 1, .py = 1, .xmax = 2, .ymax = 2};
+  mp1_chip_next_t nx;
+  for (int t = 0; t < n; t++) {
+    in.inj_dat = t < nseq ? seq[t] : 0;
+    mp1_chip_out_t o;
+    mp1_chip_eval(&(mp1_chip_cfg_t){.awf = 1}, st, &in, &o, &nx);
+    xo[t] = (uint8_t)o.p0_xout_dat, yo[t] = (uint8_t)o.p0_yout_dat, stop[t] = (uint8_t)o.inj_stop;
+    mp1_chip_clock(st, &nx);
+  }
+}
+
+static int put_flit(uint8_t *seq, int n, uint32_t b) {
+  for (uint32_t k = 0; k < 3; k++) seq[n++] = (uint8_t)mp1_flit_chunk(b, k);
+  return n;
+}
+
+static void test_selection_judged_at_third_chunk(void **state) {
+  (void)state;
+  /* The selection is picked at its third chunk and requests its output while its EOS arrives
+     (docs/mp1_draft4.md §10.1): stop falls one cycle after the EOS, and the header may follow at
+     once (here it waits one idle chunk: the source saw stop high in the EOS cycle). */
+  mp1_chip_state_t st;
+  uint8_t seq[32], xo[40], yo[40], stop[40];
+  int n = put_flit(seq, 0, mp1_sel_flit(0, 0, 0));
+  seq[n++] = MP1_CH_EOS;
+  const int hdr = n + 1; /* after one idle chunk */
+  seq[n++] = 0;
+  n = put_flit(seq, n, code(MP1_CODE_DELIVER, 2));
+  n = put_flit(seq, n, 0x5a);
+  seq[n++] = MP1_CH_EOM;
+  chip_drive(&st, seq, n, 40, xo, yo, stop);
+  assert_int_equal(stop[2], 0); /* SEL */
+  assert_int_equal(stop[3], 1); /* FWD with sx: the EOS; the output is requested now */
+  assert_int_equal(stop[4], 0); /* owned: the header may start */
+  for (int t = 0; t < 40; t++) /* forwarded one cycle late */
+    assert_int_equal(xo[t], t > hdr && t <= hdr + 7 ? seq[t - 1] : 0);
+  assert_int_equal(st.r.cnt_inj_msgs, 1);
+  /* A selection flit followed by anything but its EOS is a bad selection: the picked front end
+     releases the controller, nothing is sent, and a good message still goes. */
+  n = put_flit(seq, 0, mp1_sel_flit(0, 0, 0));
+  n = put_flit(seq, n, 0x11); /* a second flit in the selection segment */
+  seq[n++] = MP1_CH_EOS;
+  seq[n++] = 0;
+  chip_drive(&st, seq, n, 20, xo, yo, stop);
+  for (int t = 0; t < 20; t++) assert_int_equal(xo[t], 0);
+  assert_int_equal(st.r.cnt_sel_bad, 1);
+  assert_int_equal(st.r.inj_cur, 0);
+  assert_int_equal(st.r.inj_if_st, MP1_FE_FREE);
+  assert_int_equal(st.r.inj_if_sx, 0);
+}
+
+static void test_fork_y_from_a2(void **state) {
+  (void)state;
+  /* A code-4 broadcast with the fork (docs/mp1_draft4.md §10.3): X gets every chunk, Y every chunk
+     from chunk 3 AWF on (a2's word and the data), both EOMs in the same cycle; no window after it
+     (the front end goes to FREE). */
+  mp1_chip_state_t st;
+  uint8_t seq[40], xo[60], yo[60], stop[60];
+  int n = put_flit(seq, 0, mp1_sel_flit(0, 0, 0) | MP1_SEL_FORK);
+  seq[n++] = MP1_CH_EOS;
+  seq[n++] = 0;
+  seq[n++] = 0;
+  const int a1 = n;
+  n = put_flit(seq, n, code(MP1_CODE_BCAST_2D, 2));
+  n = put_flit(seq, n, code(MP1_CODE_BCAST_1D, 2));
+  n = put_flit(seq, n, 0xc3);
+  seq[n++] = MP1_CH_EOM;
+  chip_drive(&st, seq, n, 60, xo, yo, stop);
+  int xs = -1, ys = -1;
+  for (int t = 0; t < 60; t++) {
+    if (xo[t] && xs < 0) xs = t;
+    if (yo[t] && ys < 0) ys = t;
+  }
+  assert_int_equal(xs, a1 + 1);
+  assert_int_equal(ys, a1 + 4);
+  for (int t = 0; t < 10; t++) {
+    assert_int_equal(xo[xs + t], seq[a1 + t]);
+    if (t < 7) assert_int_equal(yo[ys + t], seq[a1 + 3 + t]);
+  }
+  assert_int_equal(xo[xs + 9], MP1_CH_EOM);
+  assert_int_equal(yo[xs + 9], MP1_CH_EOM);
+  assert_int_equal(st.r.inj_if_st, MP1_FE_FREE);
+  assert_int_equal(st.r.cnt_inj_msgs, 1);
+  /* fork only with dim 0: a fork into Y first is a bad selection */
+  n = put_flit(seq, 0, mp1_sel_flit(0, 0, 1) | MP1_SEL_FORK);
+  seq[n++] = MP1_CH_EOS;
+  chip_drive(&st, seq, n, 10, xo, yo, stop);
+  assert_int_equal(st.r.cnt_sel_bad, 1);
+}
+
+/* Cycles at which node s's interface put each message's first header chunk on its channel. */
+static int header_times(rig_t *r, uint32_t s, uint64_t *at, int max, uint64_t cycles) {
+  int k = 0;
+  for (uint64_t i = 0; i < cycles; i++) {
+    const uint64_t before = r->tx[s].t_first;
+    rig_step(r);
+    if (r->tx[s].t_first != before && k < max) at[k++] = r->tx[s].t_first;
+  }
+  return k;
+}
+
+static void test_window_back_to_back(void **state) {
+  (void)state;
+  /* Three 6-flit messages from (0,0): two to (2,0), one to (0,2). With the interface's window
+     (docs/mp1_draft4.md §10.2) the second follows the first without a selection, 3L + 2 = 20
+     cycles later; the third, to another output, needs its selection: 19 chunks, the NEXT and WIN
+     cycles, the cycle that sees FREE's stop, 4 selection chunks and one idle chunk while its
+     output is granted: 27. Without the window (the default) the second is as the third. */
+  for (int win = 0; win <= 1; win++) {
+    rig_t *r = rig_new(3, 3);
+    r->tx[0].txf.win = (uint8_t)win;
+    const uint8_t a[] = {(uint8_t)code(2, 2), 1, 2, 3, 4, 5};
+    const uint8_t b[] = {(uint8_t)code(2, 2), 6, 7, 8, 9, 10};
+    const uint8_t c[] = {(uint8_t)code(2, 2), 11, 12, 13, 14, 15};
+    send(r, 0, 0, 0, a, sizeof a);
+    send(r, 0, 0, 0, b, sizeof b);
+    send(r, 0, 0, 1, c, sizeof c);
+    uint64_t at[3];
+    assert_int_equal(header_times(r, 0, at, 3, 200), 3);
+    assert_int_equal(at[1] - at[0], win ? 20 : 27);
+    assert_int_equal(at[2] - at[1], 27);
+    rig_drain(r, 1000);
+    assert_int_equal(r->ngot, 3);
+    assert_memory_equal(r->got[0].b, a + 1, 5);
+    assert_memory_equal(r->got[1].b, b + 1, 5);
+    assert_int_equal(r->got[2].node, node(r, 0, 2));
+    assert_int_equal(r->st.chip[0].r.cnt_inj_msgs, 3);
+    rig_free(r);
+  }
 }
 
 static void test_reception_round_robin(void **state) {
@@ -342,8 +518,9 @@ static void test_static_never_adapts(void **state) {
 
 static void test_broadcast_rectangle(void **state) {
   (void)state;
-  /* BCAST_2D from (0,0) to (2,2): every node of the rectangle outside the source's column gets the
-     data exactly once (docs/mp1.md §5.5); nothing else does. */
+  /* BCAST_2D from (0,0) to (2,2): every node of the rectangle but the source gets the data exactly
+     once, its own column through the injection's fork (docs/mp1_draft4.md §10.3, the interface
+     sets it, §10.4); nothing else does. */
   rig_t *r = rig_new(4, 4);
   const uint8_t b[] = {(uint8_t)code(4, 2), (uint8_t)code(5, 2), 0xb0, 0xb1, 0xb2};
   send(r, node(r, 0, 0), 0, 0, b, sizeof b);
@@ -356,34 +533,37 @@ static void test_broadcast_rectangle(void **state) {
   }
   for (uint32_t y = 0; y < 4; y++)
     for (uint32_t x = 0; x < 4; x++)
-      assert_int_equal(count[node(r, x, y)], (x >= 1 && x <= 2 && y <= 2) ? 1 : 0);
+      assert_int_equal(count[node(r, x, y)], (x <= 2 && y <= 2 && (x || y)) ? 1 : 0);
+  assert_int_equal(r->st.chip[node(r, 0, 0)].r.cnt_inj_msgs, 1); /* one message: no code-5 one */
   rig_free(r);
 }
 
 static void test_broadcast_cut_to_one_segment(void **state) {
   (void)state;
-  /* A broadcast of 60 data bytes: the first machine takes its first segment's EOS as its EOM and
-     drops the rest (docs/mp1.md §8.8 rule 10); every node of the rectangle gets the first 30 data
-     bytes, the cut is counted once, and the mesh drains. */
+  /* A broadcast of 60 data bytes: the first machine of each branch of the fork ((1,0) in X, (0,1)
+     in Y) takes its first segment's EOS as its EOM and drops the rest (docs/mp1.md §8.8 rule 10,
+     docs/mp1_draft4.md §4.4); every node of the rectangle but the source gets the first 30 data
+     bytes, the cut is counted once per branch, and the mesh drains. */
   rig_t *r = rig_new(4, 4);
   uint8_t b[2 + 60];
   b[0] = (uint8_t)code(4, 2), b[1] = (uint8_t)code(5, 2);
   for (int i = 0; i < 60; i++) b[2 + i] = (uint8_t)(0x40 + i);
   send(r, node(r, 0, 0), 0, 0, b, sizeof b);
   rig_drain(r, 5000);
-  assert_int_equal(r->ngot, 6);
+  assert_int_equal(r->ngot, 8);
   for (int i = 0; i < r->ngot; i++) {
     assert_int_equal(r->got[i].len, 30);
     assert_memory_equal(r->got[i].b, b + 2, 30);
   }
   assert_int_equal(rm(r, node(r, 1, 0), 0, 0)->cnt_bad_long, 1);
-  assert_int_equal(sum_cnt(r, offsetof(mp1_rm_regs_t, cnt_bad_long)), 1);
+  assert_int_equal(rm(r, node(r, 0, 1), 0, 1)->cnt_bad_long, 1);
+  assert_int_equal(sum_cnt(r, offsetof(mp1_rm_regs_t, cnt_bad_long)), 2);
   /* and the mesh still works afterwards */
   const uint8_t p[] = {(uint8_t)code(2, 3), 0x77};
   send(r, node(r, 0, 0), 0, 0, p, sizeof p);
   rig_drain(r, 2000);
-  assert_int_equal(r->ngot, 7);
-  assert_int_equal(r->got[6].node, node(r, 3, 0));
+  assert_int_equal(r->ngot, 9);
+  assert_int_equal(r->got[8].node, node(r, 3, 0));
   rig_free(r);
 }
 
@@ -449,9 +629,12 @@ static void test_inter_plane_piggyback(void **state) {
 
 static void test_hop_zero_load_formula(void **state) {
   (void)state;
-  /* Every straight hop costs exactly one cycle and the network latency is seed 004's
-     t = d + 3F - 1, plus one cycle per turn and two per segment boundary (docs/mp1.md §13.3), for
-     a spread of sources, destinations, lengths and both routing types. */
+  /* Every hop, straight or turning, costs the tail nothing beyond mad-postman pipelining, and the
+     network latency of an F-flit message of S segments over d links is
+     t = d + 3F - 1 + (S - 1): seed 004's formula plus one EOS chunk per segment boundary, no turn
+     term (docs/mp1_draft4.md §11), for a spread of sources, destinations, lengths and both routing
+     types. A straight hop takes 1 cycle; a turn or a delivery 3 AWF + 1 (a1's word, then the
+     other output's first chunk, bypassed the cycle it arrives). */
   const uint32_t lens[] = {1, 4, 29, 30, 31, 62, 96};
   int runs = 0;
   for (uint32_t s = 0; s < 16; s += 3) {
@@ -465,19 +648,23 @@ static void test_hop_zero_load_formula(void **state) {
         char err[160];
         assert_int_equal(mp1_hop_run(&c, &res, err, sizeof err), 0);
         assert_true(res.data_ok);
-        for (uint32_t h = 0; h < res.nhops; h++)
-          if (res.hop[h].kind == MP1_HOP_STRAIGHT) assert_int_equal(res.hop[h].delay, 1);
+        for (uint32_t h = 1; h < res.nhops; h++)
+          assert_int_equal(res.hop[h].delay, res.hop[h].kind == MP1_HOP_STRAIGHT ? 1 : 4);
         const uint32_t dx = c.sx > c.dx ? c.sx - c.dx : c.dx - c.sx;
         const uint32_t dy = c.sy > c.dy ? c.sy - c.dy : c.dy - c.sy;
         assert_int_equal(res.links, dx + dy);
         assert_int_equal(res.turns, dx && dy ? 1 : 0);
+        const int64_t f = res.flits, segs = (f + MP1_SEG_FLITS - 1) / MP1_SEG_FLITS;
+        assert_int_equal(f, (dx && dy ? 2 : 1) + lens[li]);
+        assert_int_equal((int64_t)res.net, (int64_t)(dx + dy) + 3 * f - 1 + (segs - 1));
         assert_int_equal((int64_t)res.net, res.predicted);
-        assert_int_equal(res.formula, (int64_t)(dx + dy) + 3 * (int64_t)res.flits - 1);
+        assert_int_equal(res.formula, (int64_t)(dx + dy) + 3 * f - 1);
         runs++;
       }
     }
   }
-  assert_true(runs > 100);
+  printf("zero-load latency t = d + 3F - 1 + (S - 1): %d combinations\n", runs);
+  assert_int_equal(runs, 210);
 }
 
 static void test_hop_bad_config(void **state) {
@@ -638,8 +825,9 @@ static void test_awf2_adaptive_turn_delivers(void **state) {
   rig_free(r);
 }
 
-/* BCAST_2D from (30,0) to (35,2) with two-flit words: every node of the rectangle outside the
-   source's column gets the data once, nothing else does. */
+/* BCAST_2D from (30,0) to (35,2) with two-flit words: every node of the rectangle but the source
+   gets the data once (its column through the fork, whose Y output starts at chunk 3 AWF = 6),
+   nothing else does. */
 static void test_awf2_broadcast_rectangle(void **state) {
   (void)state;
   rig_t *r = rig_new_awf(40, 3, 2);
@@ -659,7 +847,7 @@ static void test_awf2_broadcast_rectangle(void **state) {
   }
   for (uint32_t y = 0; y < 3; y++)
     for (uint32_t x = 0; x < 40; x++)
-      assert_int_equal(count[node(r, x, y)], (x >= 31 && x <= 35) ? 1 : 0);
+      assert_int_equal(count[node(r, x, y)], (x >= 30 && x <= 35 && (x > 30 || y)) ? 1 : 0);
   rig_free(r);
 }
 
@@ -686,6 +874,10 @@ int main(void) {
       cmocka_unit_test(test_inject_every_output),
       cmocka_unit_test(test_bad_selection),
       cmocka_unit_test(test_start_against_stop_dropped),
+      cmocka_unit_test(test_arbiters_eom),
+      cmocka_unit_test(test_selection_judged_at_third_chunk),
+      cmocka_unit_test(test_fork_y_from_a2),
+      cmocka_unit_test(test_window_back_to_back),
       cmocka_unit_test(test_reception_round_robin),
       cmocka_unit_test(test_dead_flit_runs_on),
       cmocka_unit_test(test_bad_address_and_code),

@@ -33,9 +33,12 @@ static void run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
 }
 
 /* 2x2, synchronous transpose: (0,1) -> (1,0) and (1,0) -> (0,1), one message each, in different
- * planes, so nothing contends. Hand-worked: 2 links, 6 flits, one turn; the per-hop engine gives
- * the end-to-end time; the sender needs 8 cycles from queue entry to its first header chunk
- * (selection flit 3, EOS 1, an idle chunk, the controller's claim and forward). */
+ * planes, so nothing contends. Hand-worked: 2 links, 6 flits, one turn (no extra cycle,
+ * docs/mp1_draft4.md §11): network latency 2 + 18 - 1 = 19, end to end 19 + 3 = 22 (the
+ * controller's forward, the delivery's copy, the EOM); the per-hop engine gives it. The sender
+ * needs 6 cycles from queue entry to its first header chunk: the first chunk the next cycle,
+ * selection flit 3, EOS 1 (the controller requests the output at the flit's third chunk, §10.1),
+ * one idle chunk while the output is granted, then the header follows. */
 static void lone_messages(void **state) {
   (void)state;
   const char *kv[] = {"mesh", "2x2", "mode", "sync", "traffic", "transpose", "drain", "1000",
@@ -48,19 +51,20 @@ static void lone_messages(void **state) {
   mp1_hop_result_t hr;
   char err[128];
   assert_int_equal(mp1_hop_run(&h, &hr, err, sizeof err), 0);
-  assert_int_equal(hr.total, 24);
+  assert_int_equal(hr.net, 19);
+  assert_int_equal(hr.total, 22);
   assert_int_equal(r.generated, 2);
   assert_int_equal(r.delivered, 2);
   assert_int_equal(r.corrupt + r.overflow + r.in_queue + r.in_network + r.net_dropped, 0);
   assert_true(r.complete);
   /* net latency: first header chunk injected to the EOM cycle = the engine's total - 1 */
   assert_true(r.net_lat_mean == (double)(hr.total - 1));
-  assert_true(r.lat_mean == (double)(hr.total - 1 + 8));
+  assert_true(r.lat_mean == (double)(hr.total - 1 + 6));
   assert_true(r.lat_max == r.lat_mean);
   assert_true(r.lat_sd == 0.0);
   assert_true(r.inj_delay_mean == 0.0); /* the interface buffer was free */
   assert_true(r.hops_mean == 2.0);
-  assert_int_equal(r.completion, hr.total - 1 + 8 + 1);
+  assert_int_equal(r.completion, hr.total - 1 + 6 + 1);
   /* 2 messages x 6 bytes over the run's cycles */
   assert_true(r.thr_bytes == 12.0 / (double)r.completion);
   /* no edge node cuts through, so no dead flit; each message holds each of its 2 links for

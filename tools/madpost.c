@@ -329,11 +329,11 @@ static int cmd_hop(int argc, char **argv) {
            "  k = 1 bit (the paper's synchronous constant): t = (d + 9F - 1)/3 = %.2f cycles\n"
            "  k = 3 bits (MP1 propagates one 3-bit chunk per cycle): t = d + 3F - 1 = %lld cycles",
            r.links, r.flits, r.formula_k1, (long long)r.formula);
-    if (r.turns || r.segments > 1)
-      printf("\n  + %u turn%s x %d (a turn decides on the whole address flit)\n  + %u segment "
-             "boundar%s x 2 (EOS and the idle chunk after it) = %lld cycles (docs/mp1.md §13.3)",
-             r.turns, r.turns == 1 ? "" : "s", MP1_HOP_TURN_EXTRA, r.segments - 1,
-             r.segments == 2 ? "y" : "ies", (long long)r.predicted);
+    if (r.segments > 1)
+      printf("\n  + %u segment boundar%s x %d (the EOS; the next segment follows it directly)"
+             " = %lld cycles (docs/mp1_draft4.md §11: a turn costs nothing)",
+             r.segments - 1, r.segments == 2 ? "y" : "ies", MP1_HOP_SEG_EXTRA,
+             (long long)r.predicted);
     printf("\n  measured %llu: %s\n", (unsigned long long)r.net,
            (int64_t)r.net == r.predicted ? "matches" : "DIFFERS");
   } else {
