@@ -1,6 +1,11 @@
-// MP1 injection controller (docs/mp1.md §11.3): front ends for the interface (`if`) and the
-// piggy-back input (`pb`) each latch a selection segment; the core forwards one message at a time.
-module mp1_inj (
+// MP1 injection controller (docs/mp1.md §11.3 as docs/mp1_draft4.md §10 changes it): front ends for
+// the interface (`if`) and the piggy-back input (`pb`) each latch a selection flit; the core forwards
+// one message at a time, keeps its output for a next message to it (the window), and forks a
+// broadcast into both outputs of its plane.
+module mp1_inj #(
+  // Address flits per address word (docs/mp1.md §14): a forked message's first word stays in X.
+  parameter int AWF = 1
+) (
   input  logic        clk_i,
   input  logic        rst_ni,
   input  logic [2:0]  chip_i,
@@ -10,32 +15,39 @@ module mp1_inj (
   input  logic        pb_own_vld_i,
   input  logic [1:0]  pb_own_plane_i,
   // Per plane output {p, d} (d: 0 X, 1 Y): it leads out of the mesh, the plane arbiter's
-  // inj_<d>_own, and the stop of the receiver behind it.
+  // inj_<d>_own and inj_<d>_keep, and the stop of the receiver behind it.
   input  logic [7:0]  out_edge_i,
   input  logic [7:0]  out_own_i,
+  input  logic [7:0]  out_keep_i,
   input  logic [7:0]  out_stop_i,
   input  logic [2:0]  if_dat_i,
   input  logic [2:0]  pb_dat_i,
   output logic        if_stop_o,
   output logic        pb_stop_o,
-  // Requester 3 of plane output {p, d}, and the chunk for whichever of them owns it.
+  // Requester 3 of plane output {p, d}, and the chunk for whichever of them owns it: X outputs
+  // (and any output of a message that is not forked) get dat_o, Y outputs dat_y_o.
   output logic [7:0]  req_o,
   output logic [2:0]  dat_o,
+  output logic [2:0]  dat_y_o,
   output logic [1:0]  dbg_inj_cur_o,
   output logic [2:0]  dbg_inj_tgt_o,
   output logic [2:0]  dbg_inj_dat_o,
   output logic        dbg_inj_fseg_o,
   output logic        dbg_inj_last_o,
+  output logic        dbg_inj_fork_o,
+  output logic [2:0]  dbg_inj_hc_o,
   output logic [2:0]  dbg_inj_if_st_o,
   output logic [1:0]  dbg_inj_if_ic_o,
   output logic        dbg_inj_if_iseg_o,
   output logic [7:0]  dbg_inj_if_sel_o,
   output logic        dbg_inj_if_sok_o,
+  output logic        dbg_inj_if_sx_o,
   output logic [2:0]  dbg_inj_pb_st_o,
   output logic [1:0]  dbg_inj_pb_ic_o,
   output logic        dbg_inj_pb_iseg_o,
   output logic [7:0]  dbg_inj_pb_sel_o,
   output logic        dbg_inj_pb_sok_o,
+  output logic        dbg_inj_pb_sx_o,
   output logic [15:0] dbg_cnt_inj_msgs_o,
   output logic [15:0] dbg_cnt_sel_bad_o,
   output logic [15:0] dbg_cnt_inj_drop_o,
@@ -47,7 +59,9 @@ module mp1_inj (
     FeSel  = 3'd1,
     FePend = 3'd2,
     FeFwd  = 3'd3,
-    FeSkip = 3'd4
+    FeSkip = 3'd4,
+    FeNext = 3'd5,
+    FeWin  = 3'd6
   } inj_fe_st_e;
 
   // Chunks outside a flit (§2.1).
@@ -65,6 +79,15 @@ module mp1_inj (
   localparam int unsigned FeIf = 0;
   localparam int unsigned FePb = 1;
 
+  // A forked message's chunks from chunk 3 AWF on (a2's word and the data) go to Y too; inj_hc
+  // counts the message's chunks forwarded up to one past that (draft 4 §10.3).
+  localparam logic [2:0] HcFork = 3'(3 * AWF);
+  localparam logic [2:0] HcSat  = 3'(3 * AWF + 1);
+
+  if (AWF < 1 || AWF > 2) begin : g_awf_check
+    $error("mp1_inj: AWF must be 1 or 2");
+  end
+
   // ---- Core registers -------------------------------------------------------------------------
   logic [1:0]  cur_d, cur_q;
   logic [2:0]  tgt_d, tgt_q;
@@ -72,6 +95,8 @@ module mp1_inj (
   logic        fseg_d, fseg_q;
   // The source served last: no longer steers the pick (pb goes first), kept for observation.
   logic        last_d, last_q;
+  logic        fork_d, fork_q;
+  logic [2:0]  hc_d, hc_q;
   logic [15:0] cnt_msgs_d, cnt_msgs_q;
   logic [15:0] cnt_sel_bad_d, cnt_sel_bad_q;
   logic [15:0] cnt_drop_d, cnt_drop_q;
@@ -80,17 +105,23 @@ module mp1_inj (
   // ---- Front ends and their handshake with the core -------------------------------------------
   logic [5:0]  fe_dat, fe_fwd_dat, fe_st;
   logic [3:0]  fe_ic;
-  logic [15:0] fe_sel;
-  logic [1:0]  fe_iseg, fe_sok, fe_stop, fe_cand, fe_pick, fe_yield, fe_leave, fe_fseg_set;
+  logic [15:0] fe_sel, fe_sel_d;
+  logic [1:0]  fe_iseg, fe_sok, fe_sx, fe_stop, fe_cand, fe_pick, fe_yield, fe_stay;
+  logic [1:0]  fe_fseg_set, fe_fwd_cnt, fe_restart;
   logic [1:0]  fe_inc_msgs, fe_inc_sel_bad, fe_inc_drop, fe_inc_stray;
-  logic        tgt_own, tgt_stop;
 
-  assign fe_dat = {pb_dat_i, if_dat_i};
+  // The served front end's output(s): its target {plane, dim}, and for a fork (always dim 0, X
+  // first) the plane's Y output as well.
+  logic [2:0] tgt_y;
+  logic       own_x, own_y, keep_x, dstop_x, dstop_y;
 
-  // Only the front end in FWD looks at these: it is the one inj_cur_q names, so inj_tgt_q is its
-  // target.
-  assign tgt_own  = out_own_i[tgt_q];
-  assign tgt_stop = out_stop_i[tgt_q];
+  assign fe_dat  = {pb_dat_i, if_dat_i};
+  assign tgt_y   = {tgt_q[2:1], 1'b1};
+  assign own_x   = out_own_i[tgt_q];
+  assign own_y   = out_own_i[tgt_y];
+  assign keep_x  = out_keep_i[tgt_q];
+  assign dstop_x = out_stop_i[tgt_q];
+  assign dstop_y = out_stop_i[tgt_y];
 
   for (genvar f = 0; f < 2; f++) begin : g_fe
     inj_fe_st_e st_d, st_q;
@@ -98,17 +129,20 @@ module mp1_inj (
     logic       iseg_d, iseg_q;
     logic [7:0] sel_d, sel_q;
     logic       sok_d, sok_q;
+    logic       sx_d, sx_q;
 
     logic [2:0] c;
-    logic       start, endc, eom, eos, gap, trunc, abort, stray, in_mesh, plane_ok;
-    // This front end's bit of the fe_* handshake vectors: pick and yield come from the core; leave
-    // (FWD ends this cycle), fwd_dat (inj_dat_d while forwarding), fseg_set (a segment started
-    // going out) and the counter events go to it.
-    logic       stop, pick, yield, leave, fseg_set;
+    logic [7:0] sel_full;
+    logic       start, endc, eom, eos, gap, trunc, abort, stray, sel_mine, sel_good, plane_ok;
+    // This front end's bit of the fe_* handshake vectors: pick and yield come from the core; the
+    // rest goes to it. stay: it keeps the controller (FWD, NEXT, WIN next); fwd_dat: inj_dat_d
+    // while served; fwd_cnt: a chunk of the message is forwarded; restart: a window's message
+    // starts; fseg_set: a segment starts going out.
+    logic       stop, cand, pick, yield, stay, fseg_set, fwd_cnt, restart;
     logic [2:0] fwd_dat;
     logic       inc_msgs, inc_sel_bad, inc_drop, inc_stray;
 
-    // Framing (as in the routing machines, §8.3), in every state.
+    // Framing (as in the routing machines, docs/mp1.md §8.3), in every state.
     always_comb begin
       c     = fe_dat[3*f+:3];
       start = (ic_q == 2'd0) && c[2];
@@ -120,54 +154,64 @@ module mp1_inj (
       abort = (ic_q == 2'd0) && !iseg_q && (c == ChIll);
       stray = (ic_q == 2'd0) && !iseg_q && (c == ChEos || c == ChEom);
 
-      if (start) begin
-        ic_d = 2'd1;
-      end else if (ic_q == 2'd1) begin
-        ic_d = 2'd2;
-      end else begin
-        ic_d = 2'd0;
-      end
-      iseg_d = iseg_q;
-      if (start) begin
-        iseg_d = 1'b1;
-      end else if (endc || trunc) begin
-        iseg_d = 1'b0;
-      end
+      ic_d   = start ? 2'd1 : (ic_q == 2'd1) ? 2'd2 : 2'd0;
+      iseg_d = start ? 1'b1 : (endc || trunc) ? 1'b0 : iseg_q;
     end
 
-    // stop depends on registers and the target's stop input only, never on the chunk: the source
-    // sees the downstream stop in the same cycle a direct sender would.
+    // The selection flit as its third chunk completes it (draft 4 §10.1): this chip's, and good
+    // with sel[1:0] = 00, or fork (sel[1]) with dim = 0; every output it names inside the mesh;
+    // for a looped piggy-back message, a plane above the one it arrived in (§11.3).
+    always_comb begin
+      sel_full = {sel_q[7:3], c};
+      sel_mine = (sel_full[7:5] == chip_i);
+      if (f == FePb) begin
+        plane_ok = !pbloop_i || !pb_own_vld_i || (sel_full[4:3] > pb_own_plane_i);
+      end else begin
+        plane_ok = 1'b1;
+      end
+      sel_good = !sel_full[0] && !(sel_full[1] && sel_full[2]) && !out_edge_i[sel_full[4:2]] &&
+                 !(sel_full[1] && out_edge_i[{sel_full[4:3], 1'b1}]) && plane_ok;
+    end
+
+    // stop depends on registers, the outputs' arbiters and stops, and the other front end's
+    // state: the source sees the downstream stop in the same cycle a direct sender would.
     always_comb begin
       unique case (st_q)
         FePend:  stop = 1'b1;
-        FeFwd:   stop = !(tgt_own && !tgt_stop);
+        FeFwd:   stop = fork_q ? !(own_x && own_y && !dstop_x && !dstop_y) : !(own_x && !dstop_x);
+        // The window (draft 4 §10.2): low says the output stays ours, so the next message to it
+        // may follow now without a selection; pb still goes first.
+        FeNext:  stop = !(own_x && keep_x && !dstop_x && (f == FePb || !fe_cand[FePb]));
+        FeWin:   stop = 1'b1;
         default: stop = 1'b0;
       endcase
     end
 
-    // In the next cycle a segment may start: the source saw stop low and its channel idle.
-    assign sok_d = !stop && (ic_q == 2'd0) && (c == ChIdle);
+    // In the next cycle a segment may start: the source saw stop low (E: the chunk before may be
+    // an EOS; the idle chunk between messages is the source's rule).
+    assign sok_d = !stop;
 
-    // A candidate for the pick: in PEND and staying there this cycle.
-    assign fe_cand[f] = (st_q == FePend) && !start && !abort;
-
-    // sel[4:2] = {plane, dim}: the output the message starts on must lead into the mesh.
-    assign in_mesh = !out_edge_i[sel_q[4:2]];
-
-    // Plane order for the loop: a looped message may only go on in a plane above the one it
-    // arrived in, so every chain of waits ends in plane 3 and none can come back around. With no
-    // owner of the piggy-back channel there is nothing to order against.
-    if (f == FePb) begin : g_plane_order
-      assign plane_ok = !pbloop_i || !pb_own_vld_i || (sel_q[4:3] > pb_own_plane_i);
-    end else begin : g_no_plane_order
-      assign plane_ok = 1'b1;
+    // A candidate for the pick: in PEND in the next cycle, before any pick (a selection judged
+    // good at its third chunk included: the controller then asks for its output while the EOS
+    // arrives, draft 4 §10.1).
+    always_comb begin
+      cand = 1'b0;
+      if (st_q == FeSel) begin
+        cand = (ic_q == 2'd2) && sel_mine && sel_good;
+      end else if (st_q == FePend) begin
+        cand = sx_q ? eos : (!start && !abort);
+      end
     end
+    assign fe_cand[f] = cand;
 
     always_comb begin
       st_d        = st_q;
       sel_d       = sel_q;
+      sx_d        = sx_q;
       fwd_dat     = ChIdle;
       fseg_set    = 1'b0;
+      fwd_cnt     = 1'b0;
+      restart     = 1'b0;
       inc_msgs    = 1'b0;
       inc_sel_bad = 1'b0;
       inc_drop    = 1'b0;
@@ -188,50 +232,56 @@ module mp1_inj (
             sel_d[5:3] = c;
           end else if (ic_q == 2'd2) begin
             sel_d[2:0] = c;
-          end else if (eos) begin
-            if (sel_q[7:5] != chip_i) begin
+            if (!sel_mine) begin
               // Another chip's message on the shared interface: not an error here.
               st_d = FeSkip;
-            end else if (sel_q[1:0] == 2'b00 && in_mesh && plane_ok) begin
+            end else if (sel_good) begin
+              // Its EOS is still expected (sx).
               st_d = FePend;
+              sx_d = 1'b1;
             end else begin
               inc_sel_bad = 1'b1;
               st_d        = FeSkip;
             end
-          end else if (start) begin
-            // A selection segment of more than one flit: skip the message it heads.
-            inc_sel_bad = 1'b1;
-            st_d        = FeSkip;
-          end else if (eom || trunc) begin
-            inc_sel_bad = 1'b1;
-            st_d        = FeFree;
           end
         end
 
         FePend: begin
-          if (start) begin
+          if (sx_q) begin
+            // The selection's EOS, not forwarded; anything else is a bad selection.
+            sx_d = 1'b0;
+            if (!eos) begin
+              inc_sel_bad = 1'b1;
+              st_d        = FeFree;
+            end
+          end else if (start) begin
             // The source ignored stop.
             inc_drop = 1'b1;
             st_d     = FeSkip;
           end else if (abort) begin
             inc_drop = 1'b1;
             st_d     = FeFree;
-          end else begin
-            if (stray) begin
-              inc_stray = 1'b1;
-            end
-            if (pick) begin
-              st_d = FeFwd;
-            end
+          end else if (stray) begin
+            inc_stray = 1'b1;
           end
         end
 
         FeFwd: begin
-          if (ic_q != 2'd0) begin
+          if (sx_q) begin
+            // Picked before its selection's EOS: as in PEND, and a bad selection releases the
+            // controller with nothing sent.
+            sx_d = 1'b0;
+            if (!eos) begin
+              inc_sel_bad = 1'b1;
+              st_d        = FeFree;
+            end
+          end else if (ic_q != 2'd0) begin
             fwd_dat = c;
+            fwd_cnt = 1'b1;
           end else if (start) begin
             if (iseg_q || sok_q) begin
               fwd_dat  = c;
+              fwd_cnt  = 1'b1;
               fseg_set = 1'b1;
             end else begin
               // A segment started against stop: the message ends as on an abort, and what
@@ -242,9 +292,11 @@ module mp1_inj (
             end
           end else if (endc) begin
             fwd_dat = c;
+            fwd_cnt = 1'b1;
             if (eom) begin
               inc_msgs = 1'b1;
-              st_d     = FeFree;
+              // The idle chunk between messages, and the window; none after a fork (§10.2).
+              st_d     = fork_q ? FeFree : FeNext;
             end
           end else if (trunc) begin
             // The idle chunk truncates the segment downstream as well.
@@ -252,8 +304,8 @@ module mp1_inj (
             inc_drop = 1'b1;
             st_d     = FeFree;
           end else if (abort) begin
-            // Between segments the illegal chunk tells the machine downstream (in WAIT) that the
-            // message is over (§8.8 rule 5); before the first segment it has seen nothing.
+            // Between segments the illegal chunk tells the machine downstream (in NEXT) that the
+            // message is over; before the first segment it has seen nothing.
             fwd_dat  = fseg_q ? ChIll : ChIdle;
             inc_drop = 1'b1;
             st_d     = FeFree;
@@ -263,6 +315,35 @@ module mp1_inj (
             // Nothing of the message has gone out and the source is idle: back to waiting, so
             // the piggy-backed message (which holds its path upstream) goes first.
             st_d = FePend;
+          end
+        end
+
+        FeNext: begin
+          if (start) begin
+            // No idle chunk after the EOM: the source's fault.
+            inc_drop = 1'b1;
+            st_d     = FeSkip;
+          end else begin
+            if (stray || abort) begin
+              inc_stray = 1'b1;
+            end
+            st_d = stop ? FeFree : FeWin;
+          end
+        end
+
+        FeWin: begin
+          if (start) begin
+            // The next message to the same output: its first chunk, without a selection.
+            fwd_dat  = c;
+            fwd_cnt  = 1'b1;
+            fseg_set = 1'b1;
+            restart  = 1'b1;
+            st_d     = FeFwd;
+          end else begin
+            if (stray || abort) begin
+              inc_stray = 1'b1;
+            end
+            st_d = FeFree;
           end
         end
 
@@ -277,7 +358,11 @@ module mp1_inj (
         end
       endcase
 
-      leave = (st_q == FeFwd) && (st_d != FeFwd);
+      // Picked by the core (a candidate only, so from SEL or PEND): forwarded from now on.
+      if (pick) begin
+        st_d = FeFwd;
+      end
+      stay = (st_d == FeFwd) || (st_d == FeNext) || (st_d == FeWin);
     end
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -287,20 +372,24 @@ module mp1_inj (
         iseg_q <= 1'b0;
         sel_q  <= 8'd0;
         sok_q  <= 1'b0;
+        sx_q   <= 1'b0;
       end else begin
         st_q   <= st_d;
         ic_q   <= ic_d;
         iseg_q <= iseg_d;
         sel_q  <= sel_d;
         sok_q  <= sok_d;
+        sx_q   <= sx_d;
       end
     end
 
     assign pick               = fe_pick[f];
     assign yield              = fe_yield[f];
     assign fe_stop[f]         = stop;
-    assign fe_leave[f]        = leave;
+    assign fe_stay[f]         = stay;
     assign fe_fseg_set[f]     = fseg_set;
+    assign fe_fwd_cnt[f]      = fwd_cnt;
+    assign fe_restart[f]      = restart;
     assign fe_fwd_dat[3*f+:3] = fwd_dat;
     assign fe_inc_msgs[f]     = inc_msgs;
     assign fe_inc_sel_bad[f]  = inc_sel_bad;
@@ -310,7 +399,9 @@ module mp1_inj (
     assign fe_ic[2*f+:2]      = ic_q;
     assign fe_iseg[f]         = iseg_q;
     assign fe_sel[8*f+:8]     = sel_q;
+    assign fe_sel_d[8*f+:8]   = sel_d;
     assign fe_sok[f]          = sok_q;
+    assign fe_sx[f]           = sx_q;
   end
 
   // ---- Core ------------------------------------------------------------------------------------
@@ -329,41 +420,45 @@ module mp1_inj (
   // pb always goes first, so it never yields.
   assign fe_yield[FePb] = 1'b0;
 
+  // The served front end (valid while cur_q names one).
+  logic srv;
+  assign srv = (cur_q == CurPb);
+
   always_comb begin
     cur_d  = cur_q;
     tgt_d  = tgt_q;
     fseg_d = fseg_q;
     last_d = last_q;
+    fork_d = fork_q;
+    hc_d   = hc_q;
     dat_d  = ChIdle;
-    unique case (cur_q)
-      CurNone: begin
-        if (fe_pick[FeIf]) begin
-          cur_d  = CurIf;
-          tgt_d  = fe_sel[8*FeIf+2+:3];
-          fseg_d = 1'b0;
-          last_d = 1'b0;
-        end else if (fe_pick[FePb]) begin
-          cur_d  = CurPb;
-          tgt_d  = fe_sel[8*FePb+2+:3];
-          fseg_d = 1'b0;
-          last_d = 1'b1;
-        end
+    if (cur_q == CurNone) begin
+      // The pick: the selection as this cycle leaves it (its third chunk may be arriving).
+      if (fe_pick[FePb] || fe_pick[FeIf]) begin
+        cur_d  = fe_pick[FePb] ? CurPb : CurIf;
+        tgt_d  = fe_pick[FePb] ? fe_sel_d[8*FePb+2+:3] : fe_sel_d[8*FeIf+2+:3];
+        fork_d = fe_pick[FePb] ? fe_sel_d[8*FePb+1] : fe_sel_d[8*FeIf+1];
+        fseg_d = 1'b0;
+        hc_d   = 3'd0;
+        last_d = fe_pick[FePb];
       end
-      CurIf: begin
-        dat_d = fe_fwd_dat[3*FeIf+:3];
-        if (fe_fseg_set[FeIf]) fseg_d = 1'b1;
-        // The last chunk still shows next cycle while the request drops, as at a machine's EOM.
-        if (fe_leave[FeIf]) cur_d = CurNone;
+    end else begin
+      dat_d = fe_fwd_dat[3*srv+:3];
+      if (fe_restart[srv]) begin
+        // A window's message: a new message to the same output, its first segment going out.
+        hc_d = 3'd0;
       end
-      CurPb: begin
-        dat_d = fe_fwd_dat[3*FePb+:3];
-        if (fe_fseg_set[FePb]) fseg_d = 1'b1;
-        if (fe_leave[FePb]) cur_d = CurNone;
+      if (fe_fwd_cnt[srv] && (fe_restart[srv] || hc_q != HcSat)) begin
+        hc_d = fe_restart[srv] ? 3'd1 : hc_q + 3'd1;
       end
-      default: begin
+      if (fe_fseg_set[srv]) begin
+        fseg_d = 1'b1;
+      end
+      // The last chunk still shows next cycle while the request drops, as at a machine's EOM.
+      if (!fe_stay[srv]) begin
         cur_d = CurNone;
       end
-    endcase
+    end
 
     // Both front ends may count in the same cycle: every event counts.
     cnt_msgs_d    = cnt_msgs_q + 16'(fe_inc_msgs[FeIf]) + 16'(fe_inc_msgs[FePb]);
@@ -379,6 +474,8 @@ module mp1_inj (
       dat_q         <= ChIdle;
       fseg_q        <= 1'b0;
       last_q        <= 1'b0;
+      fork_q        <= 1'b0;
+      hc_q          <= 3'd0;
       cnt_msgs_q    <= 16'd0;
       cnt_sel_bad_q <= 16'd0;
       cnt_drop_q    <= 16'd0;
@@ -389,6 +486,8 @@ module mp1_inj (
       dat_q         <= dat_d;
       fseg_q        <= fseg_d;
       last_q        <= last_d;
+      fork_q        <= fork_d;
+      hc_q          <= hc_d;
       cnt_msgs_q    <= cnt_msgs_d;
       cnt_sel_bad_q <= cnt_sel_bad_d;
       cnt_drop_q    <= cnt_drop_d;
@@ -396,13 +495,18 @@ module mp1_inj (
     end
   end
 
+  // Requests: the target; for a fork the plane's Y output too, once X is owned (X first, one
+  // order per plane, §10.3).
   always_comb begin
     for (int unsigned i = 0; i < 8; i++) begin
-      req_o[i] = (cur_q != CurNone) && (tgt_q == 3'(i));
+      req_o[i] = (cur_q != CurNone) &&
+                 ((tgt_q == 3'(i)) || (fork_q && (tgt_y == 3'(i)) && own_x));
     end
   end
 
+  // A forked message's first address word stays in X: Y shows idle until chunk 3 AWF (§10.3).
   assign dat_o     = dat_q;
+  assign dat_y_o   = (fork_q && hc_q <= HcFork) ? ChIdle : dat_q;
   assign if_stop_o = fe_stop[FeIf];
   assign pb_stop_o = fe_stop[FePb];
 
@@ -411,16 +515,20 @@ module mp1_inj (
   assign dbg_inj_dat_o       = dat_q;
   assign dbg_inj_fseg_o      = fseg_q;
   assign dbg_inj_last_o      = last_q;
+  assign dbg_inj_fork_o      = fork_q;
+  assign dbg_inj_hc_o        = hc_q;
   assign dbg_inj_if_st_o     = fe_st[3*FeIf+:3];
   assign dbg_inj_if_ic_o     = fe_ic[2*FeIf+:2];
   assign dbg_inj_if_iseg_o   = fe_iseg[FeIf];
   assign dbg_inj_if_sel_o    = fe_sel[8*FeIf+:8];
   assign dbg_inj_if_sok_o    = fe_sok[FeIf];
+  assign dbg_inj_if_sx_o     = fe_sx[FeIf];
   assign dbg_inj_pb_st_o     = fe_st[3*FePb+:3];
   assign dbg_inj_pb_ic_o     = fe_ic[2*FePb+:2];
   assign dbg_inj_pb_iseg_o   = fe_iseg[FePb];
   assign dbg_inj_pb_sel_o    = fe_sel[8*FePb+:8];
   assign dbg_inj_pb_sok_o    = fe_sok[FePb];
+  assign dbg_inj_pb_sx_o     = fe_sx[FePb];
   assign dbg_cnt_inj_msgs_o  = cnt_msgs_q;
   assign dbg_cnt_sel_bad_o   = cnt_sel_bad_q;
   assign dbg_cnt_inj_drop_o  = cnt_drop_q;

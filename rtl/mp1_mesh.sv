@@ -20,9 +20,10 @@ module mp1_mesh #(
   // Nodes; per-node fields are packed, node n in [n * W +: W] (§12.2).
   localparam int unsigned N = KX * KY,
   // Bits of the chip's own registers (MP1_CHIP_REGS) and of one plane's (MP1_PLANE_REGS, the
-  // width of the chip's dbg_p<p>_o: its two machines' a1 and a2 are 3 + AW bits each, §14.3).
-  localparam int unsigned ChipRegBits = 118,
-  localparam int unsigned PlaneRegBits = 2 * (217 + 2 * AW) + 4
+  // width of the chip's dbg_p<p>_o: its two machines' slots hold a1 and a2 of 3 + AW bits each,
+  // docs/mp1_draft4.md §10.5).
+  localparam int unsigned ChipRegBits = 128,
+  localparam int unsigned PlaneRegBits = 2 * (253 + 4 * AW) + 8
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -109,23 +110,29 @@ module mp1_mesh #(
       // The chip's own registers (MP1_CHIP_REGS order), concatenated below into dbg_chip_o.
       logic [3:0]  dbg_rca_own;
       logic [2:0]  dbg_rca_last;
+      logic [1:0]  dbg_rca_pos;
       logic [3:0]  dbg_pba_own;
       logic [2:0]  dbg_pba_last;
+      logic [1:0]  dbg_pba_pos;
       logic [1:0]  dbg_inj_cur;
       logic [2:0]  dbg_inj_tgt;
       logic [2:0]  dbg_inj_dat;
       logic        dbg_inj_fseg;
       logic        dbg_inj_last;
+      logic        dbg_inj_fork;
+      logic [2:0]  dbg_inj_hc;
       logic [2:0]  dbg_inj_if_st;
       logic [1:0]  dbg_inj_if_ic;
       logic        dbg_inj_if_iseg;
       logic [7:0]  dbg_inj_if_sel;
       logic        dbg_inj_if_sok;
+      logic        dbg_inj_if_sx;
       logic [2:0]  dbg_inj_pb_st;
       logic [1:0]  dbg_inj_pb_ic;
       logic        dbg_inj_pb_iseg;
       logic [7:0]  dbg_inj_pb_sel;
       logic        dbg_inj_pb_sok;
+      logic        dbg_inj_pb_sx;
       logic [15:0] dbg_cnt_inj_msgs;
       logic [15:0] dbg_cnt_sel_bad;
       logic [15:0] dbg_cnt_inj_drop;
@@ -186,23 +193,29 @@ module mp1_mesh #(
         .pbo_dat_o           (pbo_dat_o[3*Node +: 3]),
         .dbg_rca_own_o       (dbg_rca_own),
         .dbg_rca_last_o      (dbg_rca_last),
+        .dbg_rca_pos_o       (dbg_rca_pos),
         .dbg_pba_own_o       (dbg_pba_own),
         .dbg_pba_last_o      (dbg_pba_last),
+        .dbg_pba_pos_o       (dbg_pba_pos),
         .dbg_inj_cur_o       (dbg_inj_cur),
         .dbg_inj_tgt_o       (dbg_inj_tgt),
         .dbg_inj_dat_o       (dbg_inj_dat),
         .dbg_inj_fseg_o      (dbg_inj_fseg),
         .dbg_inj_last_o      (dbg_inj_last),
+        .dbg_inj_fork_o      (dbg_inj_fork),
+        .dbg_inj_hc_o        (dbg_inj_hc),
         .dbg_inj_if_st_o     (dbg_inj_if_st),
         .dbg_inj_if_ic_o     (dbg_inj_if_ic),
         .dbg_inj_if_iseg_o   (dbg_inj_if_iseg),
         .dbg_inj_if_sel_o    (dbg_inj_if_sel),
         .dbg_inj_if_sok_o    (dbg_inj_if_sok),
+        .dbg_inj_if_sx_o     (dbg_inj_if_sx),
         .dbg_inj_pb_st_o     (dbg_inj_pb_st),
         .dbg_inj_pb_ic_o     (dbg_inj_pb_ic),
         .dbg_inj_pb_iseg_o   (dbg_inj_pb_iseg),
         .dbg_inj_pb_sel_o    (dbg_inj_pb_sel),
         .dbg_inj_pb_sok_o    (dbg_inj_pb_sok),
+        .dbg_inj_pb_sx_o     (dbg_inj_pb_sx),
         .dbg_cnt_inj_msgs_o  (dbg_cnt_inj_msgs),
         .dbg_cnt_sel_bad_o   (dbg_cnt_sel_bad),
         .dbg_cnt_inj_drop_o  (dbg_cnt_inj_drop),
@@ -215,10 +228,13 @@ module mp1_mesh #(
 
       // First register in the top bits, as the lockstep unpacks it by MP1_CHIP_REGS (§12.2).
       assign dbg_chip_o[ChipRegBits*Node +: ChipRegBits] = {
-        dbg_rca_own, dbg_rca_last, dbg_pba_own, dbg_pba_last,
-        dbg_inj_cur, dbg_inj_tgt, dbg_inj_dat, dbg_inj_fseg, dbg_inj_last,
+        dbg_rca_own, dbg_rca_last, dbg_rca_pos, dbg_pba_own, dbg_pba_last, dbg_pba_pos,
+        dbg_inj_cur, dbg_inj_tgt, dbg_inj_dat, dbg_inj_fseg, dbg_inj_last, dbg_inj_fork,
+        dbg_inj_hc,
         dbg_inj_if_st, dbg_inj_if_ic, dbg_inj_if_iseg, dbg_inj_if_sel, dbg_inj_if_sok,
+        dbg_inj_if_sx,
         dbg_inj_pb_st, dbg_inj_pb_ic, dbg_inj_pb_iseg, dbg_inj_pb_sel, dbg_inj_pb_sok,
+        dbg_inj_pb_sx,
         dbg_cnt_inj_msgs, dbg_cnt_sel_bad, dbg_cnt_inj_drop, dbg_cnt_inj_stray
       };
     end
