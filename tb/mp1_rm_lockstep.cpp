@@ -68,27 +68,47 @@ uint32_t occupancy(const mp1_rm_regs_t &r) {
   return wait ? std::max(occ, (r.wp - r.f_base) & 127u) : occ;
 }
 
-// The non-idle chunks on the input and on each output, with the cycle they are on the wire.
+// The chunks on the input and on each output, cycle by cycle from the first, framed as a
+// receiver frames them (docs/mp1.md §2.1): what a chunk is depends on the chunks before it.
 struct Trace {
-  std::vector<std::pair<uint64_t, uint32_t>> in, out[4];
-  // Cycles at which a message's first chunk is on the stream: a flit start after an idle chunk
-  // or an EOM (with nothing non-idle between); i-th such cycle, or ~0 if there are fewer.
-  static std::vector<uint64_t> starts(const std::vector<std::pair<uint64_t, uint32_t>> &v) {
-    std::vector<uint64_t> r;
-    uint64_t last = ~0ull;
-    uint32_t lastc = 2, pos = 0;
-    for (const auto &e : v) {
-      const bool after_gap = last == ~0ull || e.first > last + 1;
-      if (pos == 0 && (e.second & 4u) && (after_gap || lastc == 2)) r.push_back(e.first);
-      pos = pos ? (pos + 1) % 3 : ((e.second & 4u) ? 1 : 0);
-      last = e.first, lastc = e.second;
+  typedef std::vector<uint32_t> Stream;  // the chunk on the wire in each cycle
+  Stream in, out[4];
+  enum Kind { kIdle, kFlit1, kFlit2, kFlit3, kEnd };
+  static std::vector<Kind> frame(const Stream &v) {
+    std::vector<Kind> k(v.size(), kIdle);
+    uint32_t pos = 0;
+    for (size_t c = 0; c < v.size(); c++) {
+      if (pos) k[c] = pos == 1 ? kFlit2 : kFlit3, pos = (pos + 1) % 3;
+      else if (v[c] & 4u) k[c] = kFlit1, pos = 1;
+      else if (v[c]) k[c] = kEnd;
     }
+    return k;
+  }
+  // Cycles at which a message's first chunk is on the stream: a flit start after an idle chunk
+  // (or at the first cycle).
+  static std::vector<uint64_t> starts(const Stream &v) {
+    const std::vector<Kind> k = frame(v);
+    std::vector<uint64_t> r;
+    for (size_t c = 0; c < v.size(); c++)
+      if (k[c] == kFlit1 && (c == 0 || k[c - 1] == kIdle)) r.push_back(c);
     return r;
   }
-  // Cycle of the n-th chunk equal to c on a stream (n from 0), ~0 if none.
-  static uint64_t nth(const std::vector<std::pair<uint64_t, uint32_t>> &v, uint32_t c, int n) {
-    for (const auto &e : v)
-      if (e.second == c && n-- == 0) return e.first;
+  // Cycle of the n-th end code e (1 EOS, 2 EOM; n from 0), ~0 if none.
+  static uint64_t nth_end(const Stream &v, uint32_t e, int n) {
+    const std::vector<Kind> k = frame(v);
+    for (size_t c = 0; c < v.size(); c++)
+      if (k[c] == kEnd && v[c] == e && n-- == 0) return c;
+    return ~0ull;
+  }
+  // Chunks that belong to flits; the first cycle with a chunk that is not idle (~0 if none).
+  static uint64_t flit_chunks(const Stream &v) {
+    uint64_t n = 0;
+    for (Kind x : frame(v)) n += x == kFlit1 || x == kFlit2 || x == kFlit3;
+    return n;
+  }
+  static uint64_t first(const Stream &v) {
+    for (size_t c = 0; c < v.size(); c++)
+      if (v[c]) return c;
     return ~0ull;
   }
 };
@@ -278,7 +298,7 @@ std::vector<RmCase> rm_cases() {
                         eqs("dead", r.cnt_dead, 0);
                }});
   // ---- Draft 4 (docs/mp1_draft4.md): timing on the wire, each checked against the document.
-  auto starts = [](const std::vector<std::pair<uint64_t, uint32_t>> &v) { return Trace::starts(v); };
+  auto starts = [](const Trace::Stream &v) { return Trace::starts(v); };
   // A: the back message enters once the front one resumes, not before; a third waits behind it;
   // each follows the previous message's EOM on the output with one idle chunk (§5.6).
   v.push_back({"back_msg", "a second message enters once the first resumes; a third waits",
@@ -291,7 +311,7 @@ std::vector<RmCase> rm_cases() {
     if (!(in[1] > st[0])) e += "the second message entered before the first resumed; ";
     if (!(in[2] > st[1])) e += "the third message entered before the second resumed; ";
     for (int i = 0; i < 2; i++)
-      e += eqs("cycles from an EOM to the next message on st", st[i + 1] - Trace::nth(t.out[0], 2, i), 2);
+      e += eqs("cycles from an EOM to the next message on st", st[i + 1] - Trace::nth_end(t.out[0], 2, i), 2);
     return e;
   };
   // A, C: messages through a busy output are 3L + 2 cycles apart (004 §4.6, L = 6 flits).
@@ -309,34 +329,34 @@ std::vector<RmCase> rm_cases() {
   v.push_back({"spec_turn", "cut through, a1 matches: dead flit straight, a2 turns with no delay",
                {seg({cf(0, 4), cf(2, 7)}, 2, 3)}, 0, 0, nullptr});
   v.back().tcheck = [](const Trace &t) {
-    const uint64_t a = t.in[0].first, w = 3 * mp1stim::kAwf;
-    std::string e = eqs("chunks on st (the dead word)", t.out[0].size(), w);
-    e += eqs("st first chunk", t.out[0].empty() ? 0 : t.out[0][0].first, a + 1);
-    e += eqs("ot first chunk (a2's)", t.out[1].empty() ? 0 : t.out[1][0].first, a + w + 1);
+    const uint64_t a = Trace::first(t.in), w = 3 * mp1stim::kAwf;
+    std::string e = eqs("chunks on st (the dead word)", Trace::flit_chunks(t.out[0]), w);
+    e += eqs("st first chunk", Trace::first(t.out[0]), a + 1);
+    e += eqs("ot first chunk (a2's)", Trace::first(t.out[1]), a + w + 1);
     return e;
   };
   v.push_back({"deliver", "code 2 at its match: the data on reception one cycle after arriving",
                {seg({cf(2, 4)}, 2, 3)}, 0, 0, nullptr});
   v.back().tcheck = [](const Trace &t) {
-    const uint64_t a = t.in[0].first, w = 3 * mp1stim::kAwf;
-    return eqs("rc first chunk", t.out[2].empty() ? 0 : t.out[2][0].first, a + w + 1);
+    const uint64_t a = Trace::first(t.in), w = 3 * mp1stim::kAwf;
+    return eqs("rc first chunk", Trace::first(t.out[2]), a + w + 1);
   };
   // E: a later segment right after its EOS, on the input and on the output.
   v.push_back({"seg_direct", "a segment right after the EOS: no idle chunk inside a message",
                {seg({cf(2, 9)}, 1, 3), seg({}, 1, 2), seg({}, 2, 2)}, 0, 0, nullptr});
   v.back().tcheck = [](const Trace &t) {
     std::string e;
+    const std::vector<Trace::Kind> k = Trace::frame(t.out[0]);
     for (int i = 0; i < 2; i++) {
-      const uint64_t eos = Trace::nth(t.out[0], 1, i);
-      bool next = false;
-      for (const auto &x : t.out[0]) next |= x.first == eos + 1 && (x.second & 4u);
-      if (!next) e += "st: no flit right after EOS " + std::to_string(i) + "; ";
+      const uint64_t eos = Trace::nth_end(t.out[0], 1, i);
+      if (eos == ~0ull || eos + 1 >= k.size() || k[eos + 1] != Trace::kFlit1)
+        e += "st: no flit right after EOS " + std::to_string(i) + "; ";
     }
     return e;
   };
   // F5a: straight owned but stopped is blocked: the adaptive message turns (§7.1).
   {
-    RmCase c{"adapt_stop", "straight owned, its stop high: an adaptive message turns", 
+    RmCase c{"adapt_stop", "straight owned, its stop high: an adaptive message turns",
              {seg({cf(1, 9), cf(2, 7)}, 2, 3)}, 0, 0,
              [](const mp1_rm_regs_t &r) { return eqs("adaptations", r.cnt_adapt, 1); }};
     c.stopped = 1u, c.stop_from = 0, c.stop_until = 300;
@@ -371,10 +391,10 @@ std::vector<RmCase> rm_cases() {
   v.push_back({"bcast_indep", "a broadcast with ot held: st and rc go, ot follows when freed",
                {seg({cf(4, 9), cf(5, 7)}, 2, 3)}, 2u, 80, nullptr});
   v.back().tcheck = [](const Trace &t) {
-    const uint64_t a = t.in[0].first, w = 3 * mp1stim::kAwf;
-    std::string e = eqs("st first chunk", t.out[0].empty() ? 0 : t.out[0][0].first, a + 1);
-    e += eqs("rc first chunk", t.out[2].empty() ? 0 : t.out[2][0].first, a + 2 * w + 1);
-    if (t.out[1].empty() || t.out[1][0].first < 80) e += "ot started while held; ";
+    const uint64_t a = Trace::first(t.in), w = 3 * mp1stim::kAwf;
+    std::string e = eqs("st first chunk", Trace::first(t.out[0]), a + 1);
+    e += eqs("rc first chunk", Trace::first(t.out[2]), a + 2 * w + 1);
+    if (Trace::first(t.out[1]) < 80) e += "ot started while held; ";
     return e;
   };
 #if MP1_AWF == 1
@@ -536,9 +556,8 @@ class Tb {
     if (dc_) occ_max_ = std::max(occ_max_, occupancy(m_.r));
     if (dc_) {  // the wire: the input chunk, and the output registers of this cycle
       const uint32_t w[4] = {m_.r.st_dat, m_.r.ot_dat, m_.r.rc_dat, m_.r.pb_dat};
-      if (in_.in_dat) tr_.in.push_back({c, in_.in_dat});
-      for (int k = 0; k < 4; k++)
-        if (w[k]) tr_.out[k].push_back({c, w[k]});
+      tr_.in.push_back(in_.in_dat);
+      for (int k = 0; k < 4; k++) tr_.out[k].push_back(w[k]);
     }
     if (mo.err) {  // the buffer invariant (docs/mp1_draft4.md §6), whichever side computed it
       h_.flush();
@@ -548,6 +567,12 @@ class Tb {
     }
     if (h_.check(c)) {
       h_.flush();
+      // The registers at the mismatch (they matched at this cycle's start): what the machine held.
+      std::printf("  registers:");
+#define X(n, w) std::printf(" %s=%x", #n, (unsigned)m_.r.n);
+      MP1_RM_REGS(X)
+#undef X
+      std::printf("\n");
       std::printf("mp1_rm: FAILED seed %" PRIu64 " at cycle %" PRIu64 "\n", o_.seed, c);
       std::exit(1);
     }

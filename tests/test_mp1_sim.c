@@ -132,10 +132,13 @@ static void crossings_match_paths(void **state) {
 
 /* The lone messages of lone_messages, channel by channel. Each link carries its message's chunks
  * back to back (3 per flit and the EOM), and is owned for a few cycles more with nothing on it:
- * an injection channel 2 (the arbiter grants the controller's request; the interface sees stop
- * fall and sends its first header chunk the next cycle; the controller's inj_dat register passes
- * it a cycle later, docs/mp1.md §11.3), a turn 1 (the machine's turning output register loads
- * its first chunk the cycle after the grant). Those are the waiting cycles, nothing stops, and
+ * an injection channel 4, two before its message (the arbiter grants the controller's request;
+ * the interface sees stop fall and sends its first header chunk the next cycle; the controller's
+ * inj_dat register passes it a cycle later, docs/mp1.md §11.3) and two after its EOM (NEXT keeps
+ * the output for the window and WIN waits for a message that does not come, docs/mp1_draft4.md
+ * §10.2), a turn 1 (the turning copy asks in the cycle a1 completes and owns the output the next
+ * cycle, when its output register loads a2's first chunk, §5.3). Those are the waiting cycles,
+ * nothing stops, and
  * the zero chunks inside the flits (the static code, address 0, the tag's bytes) are not waiting:
  * counting them, as a framing-blind count would, breaks these numbers. */
 static void waiting_lone(void **state) {
@@ -154,8 +157,8 @@ static void waiting_lone(void **state) {
    * (1,0) -> (0,1): plane 2 (-X,+Y), X out of node 1, Y out of node 0 */
   struct {
     uint32_t ix, chunks, wait;
-  } const want[4] = {{2 * 8 + 2, 3 * 6 + 1, 2}, {3 * 8 + 3, 3 * 5 + 1, 1},
-                     {1 * 8 + 4, 3 * 6 + 1, 2}, {0 * 8 + 5, 3 * 5 + 1, 1}};
+  } const want[4] = {{2 * 8 + 2, 3 * 6 + 1, 4}, {3 * 8 + 3, 3 * 5 + 1, 1},
+                     {1 * 8 + 4, 3 * 6 + 1, 4}, {0 * 8 + 5, 3 * 5 + 1, 1}};
   uint64_t wsum = 0;
   for (uint32_t i = 0; i < 4 * 8; i++) {
     uint32_t k = 0;
@@ -172,13 +175,13 @@ static void waiting_lone(void **state) {
     assert_int_equal(stopped[i], 0);
     wsum += wait[i];
   }
-  assert_int_equal(wsum, 6);
+  assert_int_equal(wsum, 10);
   /* the summary: over 8 channels of 4 nodes for the run's cycles; the busiest channels are the
-   * two injection channels (21 cycles), each waiting 2 */
+   * two injection channels (23 cycles), each waiting 4 */
   const double W = (double)r.completion;
-  assert_true(fabs(r.util_wait_mean / 100.0 * W * 4 * 8 - 6.0) < 1e-9);
-  assert_true(fabs(r.util_max / 100.0 * W - 21.0) < 1e-9);
-  assert_true(fabs(r.util_wait_max / 100.0 * W - 2.0) < 1e-9);
+  assert_true(fabs(r.util_wait_mean / 100.0 * W * 4 * 8 - 10.0) < 1e-9);
+  assert_true(fabs(r.util_max / 100.0 * W - 23.0) < 1e-9);
+  assert_true(fabs(r.util_wait_max / 100.0 * W - 4.0) < 1e-9);
 }
 
 /* Waiting is part of use and stopped waiting part of waiting, channel by channel; the summary is
