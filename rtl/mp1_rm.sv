@@ -610,6 +610,10 @@ module mp1_rm #(
                   st_dat_q == ChIdle};
   // Only straight claims a free output: it is the arbiter's first requester there (§5.4, §8).
   assign claim = {3'b000, st_free_i && !st_stop_i};
+  // A bad a1 (dropped, undecided) ends the speculative straight copy in WAIT (§5.5); on the
+  // registered flags, like the cut.
+  logic [3:0] bad;
+  assign bad = {3'b000, f_drop_q && !f_dec_q};
 
   for (genvar k = 0; k < 4; k++) begin : g_copy
     mp1_rm_copy u_copy (
@@ -622,6 +626,7 @@ module mp1_rm #(
       .idle_i  (idle[k]),
       .claim_i (claim[k]),
       .cut_i   (f_cut_q),
+      .bad_i   (bad[k]),
       .cs_o    (cs_c[2*k+:2]),
       .adv_o   (adv[k]),
       .dat_o   (dat_c[3*k+:3]),
