@@ -498,12 +498,20 @@ module mp1_rm #(
                       (cs_st_q == CsWait) && st_blocked;
   assign do_switch  = adapt_req && ot_own_i && !ot_stop_i && (ot_dat_q == ChIdle);
 
+  // F's chunks (§5.1) end at B's base while B is valid, else at wp: a chunk of B is never a
+  // chunk of F. The bypass takes the chunk the input writes in this cycle, only when it is one of
+  // F's (B is not valid then: F's input ends before B starts).
+  logic [6:0] f_end;
+  logic       f_byp;
+  assign f_end = b_val_q ? b_base_q : wp_q;
+  assign f_byp = !b_val_q && on_f && wr;
+
   // The speculative straight copy reaching chunk base + 3 AWF, with that chunk to send, checks
   // the route (§5.2): it goes on with st in the route (and not rnew), waits to leave as a new
   // message (rnew), else ends.
   logic spec_at, spec_on, spec_rnew;
   assign spec_at   = (cs_st_q == CsRun) && st_spec_q && (rp_st_q == f_base_q + OffA2) &&
-                     ((rp_st_q != wp_q) || wr);
+                     ((rp_st_q != f_end) || ((rp_st_q == wp_q) && f_byp));
   assign spec_on   = f_dec_q && f_route_q[KSt] && !f_rnew_q;
   assign spec_rnew = f_dec_q && f_rnew_q;
 
@@ -559,10 +567,12 @@ module mp1_rm #(
     end
   end
 
-  // A copy has a chunk when its entry is written, or is being written now (the bypass, §5.1). A
-  // pointer can be ahead of wp only while F's header arrives (a copy created at the decision skips
-  // words not yet written); F then has fewer than 6 AWF chunks in the buffer, so offsets from its
-  // base compare exactly. At any other time rp = wp means caught up.
+  // A copy has a chunk when its pointer is before F's end (the entry is written), or when it is at
+  // wp and the input writes a chunk of F now (the bypass, §5.1). A pointer can be ahead of wp
+  // only while F's header arrives (a copy created at the decision skips words not yet written); F
+  // then has fewer than 6 AWF chunks in the buffer, so offsets from its base compare exactly. At
+  // any other time a pointer at F's end has caught up: a copy of a cut F that reaches B's base
+  // has no chunk, even while B's chunks are written behind it.
   logic        hdr;
   logic [3:0]  avail;
   logic [15:0] chunk;
@@ -572,7 +582,7 @@ module mp1_rm #(
     hdr = rx_f && (ihd_q != 2'd2);
     for (int unsigned k = 0; k < 4; k++) begin
       avail[k]       = !(hdr && ((rp_e[7*k+:7] - f_base_q) > (wp_q - f_base_q))) &&
-                       ((rp_e[7*k+:7] != wp_q) || wr);
+                       ((rp_e[7*k+:7] != f_end) || ((rp_e[7*k+:7] == wp_q) && f_byp));
       chunk[4*k+:4]  = (rp_e[7*k+:7] == wp_q) ? wr_chunk : mem[rp_e[7*k+:7]];
     end
     // The adaptive turn sends a2's address under a1's code, then a1's address under a2's code
@@ -600,6 +610,10 @@ module mp1_rm #(
                   st_dat_q == ChIdle};
   // Only straight claims a free output: it is the arbiter's first requester there (§5.4, §8).
   assign claim = {3'b000, st_free_i && !st_stop_i};
+  // A bad a1 (dropped, undecided) ends the speculative straight copy in WAIT (§5.5); on the
+  // registered flags, like the cut.
+  logic [3:0] bad;
+  assign bad = {3'b000, f_drop_q && !f_dec_q};
 
   for (genvar k = 0; k < 4; k++) begin : g_copy
     mp1_rm_copy u_copy (
@@ -612,6 +626,7 @@ module mp1_rm #(
       .idle_i  (idle[k]),
       .claim_i (claim[k]),
       .cut_i   (f_cut_q),
+      .bad_i   (bad[k]),
       .cs_o    (cs_c[2*k+:2]),
       .adv_o   (adv[k]),
       .dat_o   (dat_c[3*k+:3]),

@@ -18,6 +18,9 @@ module mp1_rm_copy (
   input  logic       claim_i,
   // The message's input ended without its EOM (f_cut_q): copies end early (§5.5).
   input  logic       cut_i,
+  // (Straight only) the message's a1 was bad (f_drop_q && !f_dec_q): the speculative copy ends
+  // in WAIT without sending (§5.5).
+  input  logic       bad_i,
   output logic [1:0] cs_o,
   // The copy sends chunk_i and its read pointer advances.
   output logic       adv_o,
@@ -49,9 +52,9 @@ module mp1_rm_copy (
     req_o = 1'b0;
     unique case (cs_i)
       CsWait: begin
-        if (cut_i) begin
-          // Its first segment will never be whole: it ends without sending, and without asking
-          // (§5.5, §7).
+        if (cut_i || bad_i) begin
+          // Its first segment will never be whole, or nothing of a bad message is sent from WAIT:
+          // it ends without sending, and without asking (§5.5, §7).
           cs_o = CsOff;
         end else begin
           req_o = 1'b1;
