@@ -83,7 +83,6 @@
   X(P##rp_rc, 7) \
   X(P##rp_pb, 7) \
   X(P##swap, 1) \
-  X(P##st_spec, 1) \
   X(P##stop, 1) \
   X(P##st_dat, 3) \
   X(P##ot_dat, 3) \
