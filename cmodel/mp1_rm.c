@@ -192,8 +192,8 @@ static void header_words(ctx_t *x, slot_t *s) {
     const uint32_t a2w = ((s->a2 << 8) | x->byte) & A->wmask;
     if (two_dim(code))
       s->a2 = a2w;
-    /* ... and only for a header whole in the first segment (its 2 AWF flits counted in ifl): the
-     * turn reads a2's word at 3 AWF .. 6 AWF - 1, where a header cut by an end code and forwarded
+    /* Only for a header whole in the first segment (its 2 AWF flits counted in ifl): the turn
+     * reads a2's word at 3 AWF .. 6 AWF - 1, where a header cut by an end code and forwarded
      * straight (§4.4) has that end code. */
     if (word_end && code == MP1_CODE_P2P_ADAPTIVE && (s->a1 & A->amask) != x->in->pos &&
         ahead_of(a2w & A->amask, x->in->opos, x->in->oneg) && !x->in->oedge &&
