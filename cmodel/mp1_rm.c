@@ -192,8 +192,12 @@ static void header_words(ctx_t *x, slot_t *s) {
     const uint32_t a2w = ((s->a2 << 8) | x->byte) & A->wmask;
     if (two_dim(code))
       s->a2 = a2w;
+    /* Only for a header whole in the first segment (its 2 AWF flits counted in ifl): the turn
+     * reads a2's word at 3 AWF .. 6 AWF - 1, where a header cut by an end code and forwarded
+     * straight (§4.4) has that end code. */
     if (word_end && code == MP1_CODE_P2P_ADAPTIVE && (s->a1 & A->amask) != x->in->pos &&
-        ahead_of(a2w & A->amask, x->in->opos, x->in->oneg) && !x->in->oedge)
+        ahead_of(a2w & A->amask, x->in->opos, x->in->oneg) && !x->in->oedge &&
+        q->ifl == 2u * (A->wlast + 1u))
       s->adapt = 1;
   }
   x->d->iwf = word_end ? 0u : q->iwf + 1u;
@@ -214,12 +218,13 @@ static int hdr_cut(const ctx_t *x, const slot_t *s) {
 }
 
 /* The receiving slot's chunk (§4.2-§4.5). A dropping slot discards it, its input ending at an
- * EOM, a truncation or an abort without a count, as draft 3's DROP. */
+ * EOM, a truncation or an abort without a count, as draft 3's DROP. `gone`: the input ended by a
+ * truncation or a cut header. */
 static void rx_chunk(ctx_t *x, slot_t *s) {
   const slot_t s0 = *s;
   int write = x->start || x->q->ic != 0 || x->endc;
   uint32_t wd = (x->endc ? 8u : 0u) | x->c;
-  int ends = 0, cut = 0;
+  int ends = 0, gone = 0;
   if (s0.drop) {
     write = 0;
     ends = x->eom || x->trunc || x->abort;
@@ -227,7 +232,7 @@ static void rx_chunk(ctx_t *x, slot_t *s) {
     s->vpend = 0;
     if (x->trunc) { /* a dead flit */
       count_trunc(x);
-      ends = cut = 1;
+      ends = gone = 1;
     } else { /* a bad message: its chunks from the next on are dropped */
       inc((s0.a1 >> x->A->aw) == MP1_CODE_ILLEGAL ? &x->d->cnt_bad_code : &x->d->cnt_bad_addr);
       s->drop = 1;
@@ -239,11 +244,11 @@ static void rx_chunk(ctx_t *x, slot_t *s) {
     s->drop = s->cut = 1;
   } else if (x->trunc) {
     count_trunc(x);
-    ends = cut = 1;
+    ends = gone = 1;
   } else if (x->endc && hdr_cut(x, &s0)) {
     write = 0;
     inc(&x->d->cnt_cut);
-    ends = cut = 1;
+    ends = gone = 1;
   } else if (x->endc && x->c == MP1_CH_EOS && (s0.route & RC_BIT) &&
              (s0.route & (ST_BIT | OT_BIT))) {
     wd = 8u | MP1_CH_EOM; /* a broadcast is one segment (draft 3 §8.8 rule 10) */
@@ -251,20 +256,25 @@ static void rx_chunk(ctx_t *x, slot_t *s) {
     s->drop = 1;
   } else if (x->abort) {
     inc(&x->d->cnt_cut);
-    ends = cut = 1;
+    ends = s->cut = 1;
   } else {
     ends = x->eom;
   }
   if (ends)
     s->in = 0;
-  if (cut)
+  if (gone)
     s->cut = 1;
   header_words(x, s);
   if (write)
     buf_write(x, wd);
-  /* Nothing of a B has been sent: one that will send nothing goes at its input's end (§4.4). */
-  if (x->rx == RX_B && ends && (s->cut || (s->drop && !s->dec)))
+  /* Nothing of a B has been sent (§4.4); a dropping B goes at its input's end too, but for a cut
+   * broadcast, whose first segment, ended by EOM, is still to be sent (drop without cut). */
+  if (x->rx == RX_B && (gone || (ends && s->drop && !(s->dec && !s->cut)))) {
+    /* Its chunks go with it: the writer returns to its first, so F's end is again the writer's
+     * place (a cut F's copy reads to there and ends, §5.5) and the occupancy exact (§6). */
+    x->d->wp = s0.base;
     memset(s, 0, sizeof *s);
+  }
 }
 
 /* No receiving slot: a message starts (§4.1), or a stray, or a segment with no room (§4.6). */
@@ -395,8 +405,14 @@ static void copy_wait(ctx_t *x, uint32_t k) {
   }
   own_stop(x, k, &own, &stop, &dq);
   const int go = (own && !stop && dq == MP1_CH_IDLE) || (st && x->in->st_free && !x->in->st_stop);
-  if (go && has_chunk(x, k, &e))
-    send(x, k, e);
+  if (!go || !has_chunk(x, k, &e))
+    return;
+  send(x, k, e);
+  /* A straight copy that starts with rnew starts the new message: rnew has done its work. Kept,
+   * it would make the copy wait again (§5.2) when its pointer comes round to a1's end after 128
+   * chunks of a long message. */
+  if (st && q->f_rnew)
+    x->f.rnew = 0;
 }
 
 /* A RUN copy (§5.5). The straight copy is speculative up to a1's word: at chunk 3 AWF it goes on
