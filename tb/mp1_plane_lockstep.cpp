@@ -125,6 +125,14 @@ class Tb {
                   "(deadlock?)\n", o_.seed);
       std::exit(1);
     }
+    // Runs this long see both outcomes of an EOM, or the arbiters' draft-4 rule went untested.
+    if (o_.cycles >= 100000 && (!handovers_ || !kept_)) {
+      std::printf("mp1_plane: FAILED seed %" PRIu64 ": %" PRIu64 " hand-overs and %" PRIu64
+                  " outputs kept at an EOM; both expected\n", o_.seed, handovers_, kept_);
+      std::exit(1);
+    }
+    std::printf("mp1_plane: at an EOM %" PRIu64 " outputs handed over, %" PRIu64 " kept\n",
+                handovers_, kept_);
     mp1_plane_regs_t r;
     mp1_plane_regs(&m_, &r);
     std::printf("mp1_plane: %" PRIu64 " + %" PRIu64 " messages in, %" PRIu64 " injected; dead %u, "
@@ -167,7 +175,17 @@ class Tb {
     for (int k = 0; k < 4; k++) arb_[k].step(&g_, req[k], busy_);
     ix_.step(mo.inj_x_own, in_.xout_stop);
     iy_.step(mo.inj_y_own, in_.yout_stop);
+    // An EOM on an output (docs/mp1_draft4.md §8): the arbiter hands the output to another
+    // requester, or the owner keeps it for its next message when nobody else asks.
+    const uint32_t own_b[2] = {m_.arbx_own, m_.arby_own};
+    const bool eom[2] = {m_.arbx_pos == 0 && mo.xout_dat == 2, m_.arby_pos == 0 && mo.yout_dat == 2};
     mp1_plane_clock(&m_, &nx);
+    const uint32_t own_a[2] = {m_.arbx_own, m_.arby_own};
+    for (int d = 0; d < 2; d++)
+      if (eom[d] && own_b[d]) {
+        handovers_ += own_a[d] && own_a[d] != own_b[d];
+        kept_ += own_a[d] == own_b[d];
+      }
     lockstep::rtl_clock(rtl_.get());
     if (rst_.after_clock(rtl_.get())) mp1_plane_reset(&m_);
     walk_.step(rtl_.get());
@@ -205,6 +223,7 @@ class Tb {
   Injector ix_, iy_;
   Arb arb_[4];
   uint32_t busy_ = 0, stop_pct_ = 0;
+  uint64_t handovers_ = 0, kept_ = 0;  // EOMs after which the output changed owner, or stayed
   lockstep::MidReset rst_;
   lockstep::CounterWalk walk_{"mp1_plane"};
 };
