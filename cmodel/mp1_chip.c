@@ -124,17 +124,18 @@ static void fe_sel_eos(const fr_t *fr, fe_t *d, fe_ev_t *ev) {
   d->st = MP1_FE_FREE;
 }
 
-/* FWD: forwards the message one cycle late (§11.3); after its EOM the window's NEXT cycle, but
- * not after a forked message (draft-4 §10.2). */
+/* FWD: forwards the message one cycle late (§11.3); after its EOM the window's NEXT cycle for the
+ * interface front end (win), but not after a forked message; the piggy-back front end has no
+ * window and is done at the EOM, as in draft 3 (draft-4 §10.2). */
 static void fe_fwd(const fe_t *q, uint32_t c, const fr_t *fr, uint32_t fork, uint32_t fseg,
-                   fe_t *d, fe_ev_t *ev) {
+                   uint32_t win, fe_t *d, fe_ev_t *ev) {
   if (q->ic != 0 || (q->iseg && (fr->start || fr->endc))) {
     ev->dat = c;
     ev->fwd = 1;
     if (fr->eom) {
       ev->msgs = 1;
-      ev->leave = fork;
-      d->st = fork ? MP1_FE_FREE : MP1_FE_NEXT;
+      ev->leave = fork || !win;
+      d->st = ev->leave ? MP1_FE_FREE : MP1_FE_NEXT;
     }
   } else if (fr->trunc) {
     ev->dat = MP1_CH_IDLE;
@@ -156,33 +157,44 @@ static void fe_fwd(const fe_t *q, uint32_t c, const fr_t *fr, uint32_t fork, uin
   }
 }
 
-/* NEXT (one cycle, the idle chunk after the EOM): the window opens if stop_o is low; a start is a
- * source fault. WIN: a start is the next message's first chunk, to the same output (§10.2).
- * Stray chunks there are between messages: counted as in FREE. */
-static void fe_next_win(const fe_t *q, uint32_t c, const fr_t *fr, uint32_t stop, fe_t *d,
-                        fe_ev_t *ev) {
-  if (q->st == MP1_FE_WIN && fr->start) {
+/* NEXT (one cycle, the idle chunk after the EOM): the window opens if stop_o is low. WIN: a start
+ * is the next message's first chunk, to the same output (draft-4 §10.2). served: this front end
+ * forwarded the message (it still names inj_cur); else it skipped it (another chip's), its NEXT
+ * and WIN mirror the serving chip's, and a start in its WIN is that chip's window message, to be
+ * skipped too. A start in NEXT (no idle chunk) is a source fault: the serving front end counts it
+ * (cnt_inj_drop); a skipping one discards it uncounted (the fault is the serving chip's to count,
+ * once per interface; the sim sums the chips' drops). Stray chunks here are between messages:
+ * counted as in FREE. */
+static void fe_next_win(const fe_t *q, uint32_t c, const fr_t *fr, uint32_t stop, uint32_t served,
+                        fe_t *d, fe_ev_t *ev) {
+  if (q->st == MP1_FE_WIN && fr->start && served) {
     ev->dat = c;
     ev->fwd = ev->fwd_start = ev->win_start = 1;
     d->st = MP1_FE_FWD;
     return;
   }
-  if (q->st == MP1_FE_NEXT && fr->start) {
-    ev->drop = 1;
-    ev->leave = 1;
+  if (fr->start) {
+    ev->drop = served;
+    ev->leave = served;
     d->st = MP1_FE_SKIP;
     return;
   }
   ev->stray = fr->stray || fr->abort;
   const uint32_t win = q->st == MP1_FE_NEXT && !stop;
-  ev->leave = !win;
+  ev->leave = served && !win;
   d->st = win ? MP1_FE_WIN : MP1_FE_FREE;
 }
+
+/* What a front end is: its plane order (§11.3), whether it has the window (the interface's,
+ * draft-4 §10.2) and whether the controller serves it (inj_cur names it). */
+typedef struct {
+  uint32_t min_plane, win, served;
+} fe_ctl_t;
 
 /* One front end's next registers and events. stop is its stop_o this cycle; fork and fseg the
  * controller's registers (they concern the message this front end forwards, if it is served). */
 static void fe_eval(const fe_t *q, uint32_t c, uint32_t stop, uint32_t fork, uint32_t fseg,
-                    uint32_t min_plane, const mp1_chip_in_t *in, fe_t *d, fe_ev_t *ev) {
+                    const fe_ctl_t *k, const mp1_chip_in_t *in, fe_t *d, fe_ev_t *ev) {
   memset(ev, 0, sizeof *ev);
   *d = *q;
   const fr_t fr = frame(q, c);
@@ -200,7 +212,7 @@ static void fe_eval(const fe_t *q, uint32_t c, uint32_t stop, uint32_t fork, uin
     }
     break;
   case MP1_FE_SEL:
-    fe_sel(q, c, min_plane, in, d, ev);
+    fe_sel(q, c, k->min_plane, in, d, ev);
     break;
   case MP1_FE_PEND:
     if (q->sx) {
@@ -220,14 +232,17 @@ static void fe_eval(const fe_t *q, uint32_t c, uint32_t stop, uint32_t fork, uin
     if (q->sx)
       fe_sel_eos(&fr, d, ev);
     else
-      fe_fwd(q, c, &fr, fork, fseg, d, ev);
+      fe_fwd(q, c, &fr, fork, fseg, k->win, d, ev);
     break;
   case MP1_FE_SKIP:
-    if (fr.eom || fr.trunc || fr.abort) d->st = MP1_FE_FREE;
+    /* The interface front end mirrors the serving chip's window after a skipped message's EOM
+     * (draft-4 §10.2), so the window's message is not taken for a selection. */
+    if (fr.eom) d->st = k->win ? MP1_FE_NEXT : MP1_FE_FREE;
+    else if (fr.trunc || fr.abort) d->st = MP1_FE_FREE;
     break;
   case MP1_FE_NEXT:
   case MP1_FE_WIN:
-    fe_next_win(q, c, &fr, stop, d, ev);
+    fe_next_win(q, c, &fr, stop, k->served, d, ev);
     break;
   default:
     break;
@@ -237,14 +252,14 @@ static void fe_eval(const fe_t *q, uint32_t c, uint32_t stop, uint32_t fork, uin
 /* fe_eval, with its commonest case inline: FREE between segments with an idle chunk in, where only
  * sok follows the inputs and nothing is counted. */
 static inline void fe_step(const fe_t *q, uint32_t c, uint32_t stop, uint32_t fork, uint32_t fseg,
-                           uint32_t min_plane, const mp1_chip_in_t *in, fe_t *d, fe_ev_t *ev) {
+                           const fe_ctl_t *k, const mp1_chip_in_t *in, fe_t *d, fe_ev_t *ev) {
   if (q->st == MP1_FE_FREE && q->ic == 0 && !q->iseg && c == MP1_CH_IDLE) {
     memset(ev, 0, sizeof *ev);
     *d = *q;
     d->sok = !stop;
     return;
   }
-  fe_eval(q, c, stop, fork, fseg, min_plane, in, d, ev);
+  fe_eval(q, c, stop, fork, fseg, k, in, d, ev);
 }
 
 static uint32_t arb_own(const mp1_plane_state_t *pl, uint32_t dim) {
@@ -279,9 +294,11 @@ static uint32_t fwd_stop(const mp1_chip_state_t *st, const mp1_chip_in_t *in) {
 }
 
 /* stop_o of a front end in any state but the interface's NEXT (below, after the planes). The
- * piggy-back front end offers no window: its source is a routing machine's piggy-back copy (or,
- * with the loop open, another chip's), which starts every message with its selection segment, so
- * in WIN that selection would be forwarded as the next message's header. */
+ * piggy-back front end has no window (draft-4 §10.2; it never enters NEXT or WIN): its source is a
+ * routing machine's piggy-back copy (or, with the loop open, another chip's), which starts every
+ * message with its selection segment, so in WIN that selection would be forwarded as the next
+ * message's header. WIN is high whether the front end serves or skipped: the document lowers
+ * only a skipping front end's NEXT. */
 static uint32_t fe_stop(const fe_t *q, uint32_t fwd_s) {
   switch (q->st) {
   case MP1_FE_PEND:
@@ -430,15 +447,18 @@ static void inj_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st,
   fe_ev_t ev[2];
   /* A looped piggy-back message may only go on in a plane above the one it arrived in (§11.3). */
   const uint32_t pb_min = in->pbloop && r->pba_own ? ((r->pba_own - 1) >> 1) + 1 : 0;
-  fe_step(&fq[1], chunk[1], stop[1], r->inj_fork, r->inj_fseg, pb_min, in, &fd[1], &ev[1]);
+  const fe_ctl_t k_if = {0, 1, r->inj_cur == 1}, k_pb = {pb_min, 0, r->inj_cur == 2};
+  fe_step(&fq[1], chunk[1], stop[1], r->inj_fork, r->inj_fseg, &k_pb, in, &fd[1], &ev[1]);
   const int cand1 = fe_cand(&fq[1], &fd[1]);
-  if (fq[0].st == MP1_FE_NEXT && !cand1) {
+  if (fq[0].st == MP1_FE_NEXT && !k_if.served) {
+    stop[0] = 0; /* skipped another chip's message: the serving chip's stop decides (§10.2) */
+  } else if (fq[0].st == MP1_FE_NEXT && !cand1) {
     /* The window (draft-4 §10.2): the output stays the interface's (the arbiter keeps it for the
      * injection) and has room; not when a piggy-back message waits (pb first). */
     const uint32_t own = arb_own(&st->pl[(r->inj_tgt >> 1) & 3u], r->inj_tgt & 1u) == 3;
     stop[0] = !(own && po->keep[r->inj_tgt & 7u] && !out_stop_in(in, r->inj_tgt));
   }
-  fe_step(&fq[0], chunk[0], stop[0], r->inj_fork, r->inj_fseg, 0, in, &fd[0], &ev[0]);
+  fe_step(&fq[0], chunk[0], stop[0], r->inj_fork, r->inj_fseg, &k_if, in, &fd[0], &ev[0]);
   const int cand[2] = {fe_cand(&fq[0], &fd[0]), cand1};
   inj_core(r, fq, fd, ev, cand, stop[0], chunk[0], cfg->awf, &nx->r);
   nx->r.inj_if_st = fd[0].st, nx->r.inj_if_ic = fd[0].ic, nx->r.inj_if_iseg = fd[0].iseg;

@@ -4,7 +4,10 @@
 
 #include <string.h>
 
-void mp1_nic_reset(mp1_nic_t *nic) { memset(nic, 0, sizeof *nic); }
+void mp1_nic_reset(mp1_nic_t *nic) {
+  memset(nic, 0, sizeof *nic);
+  mp1_txf_init(&nic->txf); /* the window by default (docs/mp1_draft4.md §10.4) */
+}
 
 int mp1_nic_push(mp1_nic_t *nic, const mp1_msg_t *m) {
   if (nic->count == MP1_NIC_QUEUE || m->len == 0 || m->len > MP1_MSG_MAX) return -1;

@@ -570,13 +570,16 @@ static uint32_t occupancy(const awf_t *A, const mp1_rm_regs_t *r) {
   return occ;
 }
 
-/* The rule of §6, on next-state values. */
+/* The rule of §6, on next-state values. A blocked machine raises stop at once, while the blocked
+ * message's segment still arrives (that segment completes whatever stop says, §2 rule 4): the
+ * interface's window decides on the cycle of its EOM (§10.2) and must already see it, or its
+ * message would come to a machine holding two. */
 static void stop_next(const awf_t *A, mp1_rm_regs_t *d) {
   const uint32_t occ = occupancy(A, d);
   const int run = d->cs_st == MP1_RM_CS_RUN || d->cs_ot == MP1_RM_CS_RUN ||
                   d->cs_rc == MP1_RM_CS_RUN || d->cs_pb == MP1_RM_CS_RUN;
   const int blocked = d->b_val || (d->f_val && !d->f_drop && occ > 0 && !run);
-  d->stop = occ > STOP_OCC || (blocked && !d->iseg);
+  d->stop = occ > STOP_OCC || blocked;
 }
 
 /* ---- one cycle ---------------------------------------------------------------------------- */

@@ -321,7 +321,7 @@ static void tx_step(sim_t *s, node_t *nd, uint32_t inj_stop, uint64_t t) {
     msg_t *m = &s->m[nd->cur];
     int skip_sel;
     if (mp1_txf_go(&nd->txf, inj_stop, nd->tx_pos == 0, m->sel, &skip_sel)) {
-      if (skip_sel) nd->tx_pos = 4;
+      if (skip_sel) nd->tx_pos = 4, s->r->win_sent++;
       next = msg_chunk(s, m, nd->tx_pos++);
       if (nd->tx_pos == 5) m->t_inj = t + 1; /* the first header chunk */
       if (nd->tx_pos == nd->tx_n) {
@@ -591,6 +591,15 @@ static uint64_t chip_drops(const mp1_chip_state_t *c) {
   return d;
 }
 
+/* Strays (docs/mp1_draft4.md §4.6): end codes or segments no message could take, among them a
+ * segment discarded for want of a slot, which a sender honouring stop never causes. Not in
+ * chip_drops: a stray is no message of its own. */
+static uint64_t chip_strays(const mp1_chip_state_t *c) {
+  uint64_t d = c->r.cnt_inj_stray;
+  for (uint32_t k = 0; k < 8; k++) d += rm_of(c, k)->r.cnt_stray;
+  return d;
+}
+
 static int network_idle(const sim_t *s) {
   for (uint32_t i = 0; i < s->n; i++)
     if (s->node[i].cur != NIL || s->node[i].tx_dat) return 0;
@@ -679,6 +688,7 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
     rng_seed(&nd->rng, seed, i);
     nd->cur = NIL;
     nd->pend = NIL;
+    mp1_txf_init(&nd->txf); /* the window by default (docs/mp1_draft4.md §10.4) */
     if (!sync) mp1_arrival_start(&s->ar, &nd->arr, 0.0, &nd->rng);
   }
   int oom = 0, adapt_end = 0;
@@ -758,7 +768,10 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
   const uint64_t wlen = sync ? t : (t < s->w1 ? (t > s->w0 ? t - s->w0 : 0) : c->measure);
   const double W = wlen ? (double)wlen : 1.0;
   for (uint32_t i = 0; i < n; i++) r->in_queue += s->node[i].qn + (s->node[i].cur != NIL);
-  for (uint32_t v = 0; v < nc; v++) r->net_dropped += chip_drops(&s->st.chip[v]);
+  for (uint32_t v = 0; v < nc; v++) {
+    r->net_dropped += chip_drops(&s->st.chip[v]);
+    r->net_stray += chip_strays(&s->st.chip[v]);
+  }
   r->in_network = s->m_live - r->in_queue;
   const double dn = r->w_delivered ? (double)r->w_delivered : 1.0;
   r->lat_mean = s->lat_sum / dn;

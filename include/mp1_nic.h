@@ -84,14 +84,11 @@ static inline uint32_t mp1_sel_tx(uint32_t sel, uint32_t first) {
  * EOM is on the channel; in the cycle after it (the controller's NEXT cycle) only the window, if
  * win is set: with stop low, a message to the same output as the previous one (and the previous
  * not forked) starts at its header, without a selection; otherwise that cycle's choice is idle,
- * since a start in the controller's WIN cycle would be taken for a message in the window. Later, a
- * message starts with its selection when stop was low.
- * win is 0 after a reset: the window as draft 4 specifies it can lose a message. The controller
- * offers it on the output's stop of the cycle its EOM is on the output, but the machine behind
- * raises stop only the cycle after, when that EOM leaves it holding two messages (§6: blocked at a
- * segment boundary); the window's message arrives two cycles later and is discarded as a third
- * (§4.6). With several chips on one interface (a torus, docs/mp1_sim.md §7) the chips that
- * skipped the message would also take the window's header for a selection. */
+ * since a start in the controller's WIN cycle is taken for a message in the window, by the serving
+ * chip and by every chip that skipped the message (§10.2). So a selection starts no earlier than
+ * the cycle after WIN. Later, a message starts with its selection when stop was low.
+ * win is on after mp1_txf_init (the default): the machine behind raises stop as soon as it holds a
+ * message it is not sending (draft-4 §6), so the stop the window is offered on already says so. */
 typedef struct {
   uint8_t in_seg; /* a segment is being sent */
   uint8_t phase;  /* chunk index within the flit being sent (0: between flits) */
@@ -99,8 +96,13 @@ typedef struct {
   uint8_t after;  /* 0: no message sent yet; 1: the last chunk chosen was an EOM; 2: the one before
                      it (the controller's NEXT cycle now); 3: earlier */
   uint8_t sel;    /* the selection of the last message started (as sent, fork included) */
-  uint8_t win;    /* use the window (set by the owner; 0 after a reset) */
+  uint8_t win;    /* use the window (1 after mp1_txf_init; a test may clear it) */
 } mp1_txf_t;
+
+/* A sender between messages, nothing sent yet, with the window on (draft-4 §10.4). */
+static inline void mp1_txf_init(mp1_txf_t *f) {
+  *f = (mp1_txf_t){.win = 1};
+}
 
 /* Whether the chunk after this cycle's is the message's next one, from this cycle's stop. first:
  * the message has sent nothing yet, sel its selection as sent (mp1_sel_tx); then *skip_sel says

@@ -75,7 +75,11 @@ typedef struct {
   uint64_t delivered;     /* complete at their destination, intact */
   uint64_t corrupt;       /* received with wrong length or bytes (counted, never matched) */
   uint64_t net_dropped;   /* dropped by the chips (bad code, address, cut), from their counters */
+  uint64_t net_stray;     /* the chips' stray counters (machines' cnt_stray, cnt_inj_stray): a
+                           * segment that found both slots full is one; none in a correct run */
   uint64_t in_queue, in_network; /* at the end */
+  uint64_t win_sent;      /* of the messages injected, those sent in the window, without their
+                           * selection (docs/mp1_draft4.md §10.2, §10.4) */
   /* window */
   uint64_t w_generated, w_overflow, w_delivered, w_bytes;
   double lat_mean, lat_max, lat_sd;  /* injection-queue entry to completed reception, cycles */

@@ -379,7 +379,8 @@ static void test_window_back_to_back(void **state) {
      (docs/mp1_draft4.md §10.2) the second follows the first without a selection, 3L + 2 = 20
      cycles later; the third, to another output, needs its selection: 19 chunks, the NEXT and WIN
      cycles, the cycle that sees FREE's stop, 4 selection chunks and one idle chunk while its
-     output is granted: 27. Without the window (the default) the second is as the third. */
+     output is granted: 27. With the window off (it is on by default, §10.4) the second is as
+     the third. */
   for (int win = 0; win <= 1; win++) {
     rig_t *r = rig_new(3, 3);
     r->tx[0].txf.win = (uint8_t)win;
@@ -400,6 +401,236 @@ static void test_window_back_to_back(void **state) {
     assert_int_equal(r->got[2].node, node(r, 0, 2));
     assert_int_equal(r->st.chip[0].r.cnt_inj_msgs, 3);
     rig_free(r);
+  }
+}
+
+/* ---- the window's front ends (docs/mp1_draft4.md §10.2) ------------------------------------ */
+
+/* One cycle of a chip as the window tests see it: outputs and the registers of that cycle. */
+typedef struct {
+  uint8_t xo, stop, pbstop, ifst, pbst, cur, fseg, hc;
+} chip_tr_t;
+
+/* Drives chip `chip` at (1,1) of a 3x3 mesh (nothing behind its outputs) for n cycles with the
+   interface chunks ifs and, with the piggy-back loop open, the piggy-back input chunks pbs (then
+   idle); records plane 0's X output, the stops and the controller's registers cycle by cycle. */
+static void chip_trace(mp1_chip_state_t *st, uint32_t chip, const uint8_t *ifs, int nif,
+                       const uint8_t *pbs, int npb, int n, chip_tr_t *tr) {
+  mp1_chip_reset(st);
+  mp1_chip_in_t in = {.px = 1, .py = 1, .xmax = 2, .ymax = 2, .chip = chip, .pbloop = npb == 0};
+  mp1_chip_next_t nx;
+  for (int t = 0; t < n; t++) {
+    in.inj_dat = t < nif ? ifs[t] : 0;
+    in.pbi_dat = t < npb ? pbs[t] : 0;
+    mp1_chip_out_t o;
+    mp1_chip_eval(&(mp1_chip_cfg_t){.awf = 1}, st, &in, &o, &nx);
+    const mp1_chip_regs_t *r = &st->r;
+    tr[t] = (chip_tr_t){(uint8_t)o.p0_xout_dat, (uint8_t)o.inj_stop, (uint8_t)o.pbi_stop,
+                        (uint8_t)r->inj_if_st, (uint8_t)r->inj_pb_st, (uint8_t)r->inj_cur,
+                        (uint8_t)r->inj_fseg, (uint8_t)r->inj_hc};
+    mp1_chip_clock(st, &nx);
+  }
+}
+
+/* A selection (t = 0..3), an idle chunk, a 2-flit message (5..11, its EOM at 11), then from `at`
+   a second 2-flit message starting with byte b (at .. at + 6, EOM at at + 6). Returns the
+   length. */
+static int two_msgs(uint8_t *seq, uint32_t sel, int at, uint32_t b) {
+  int n = put_flit(seq, 0, sel);
+  seq[n++] = MP1_CH_EOS;
+  seq[n++] = 0;
+  n = put_flit(seq, n, code(MP1_CODE_DELIVER, 2));
+  n = put_flit(seq, n, 0x5a);
+  seq[n++] = MP1_CH_EOM;
+  while (n < at) seq[n++] = 0;
+  n = put_flit(seq, n, b);
+  n = put_flit(seq, n, 0xa5);
+  seq[n++] = MP1_CH_EOM;
+  return n;
+}
+
+static void test_window_serving(void **state) {
+  (void)state;
+  /* The interface's window (§10.2): after the EOM (seen at 11) NEXT at 12 with stop low (the X
+     output stays the injection's: keep, no other requester, no stop behind); the next message's
+     first chunk in WIN (13) is forwarded, without a selection, on the same output: FWD at 14 with
+     inj_fseg set and inj_hc counting from 1. After the second EOM (19): NEXT 20, WIN 21 with no
+     start, FREE 22 and the controller released. */
+  mp1_chip_state_t st;
+  uint8_t seq[64];
+  chip_tr_t tr[40];
+  const int n = two_msgs(seq, mp1_sel_flit(0, 0, 0), 13, code(MP1_CODE_DELIVER, 2));
+  chip_trace(&st, 0, seq, n, NULL, 0, 40, tr);
+  assert_int_equal(tr[12].ifst, MP1_FE_NEXT);
+  assert_int_equal(tr[12].stop, 0);
+  assert_int_equal(tr[13].ifst, MP1_FE_WIN);
+  assert_int_equal(tr[13].stop, 1);
+  assert_int_equal(tr[14].ifst, MP1_FE_FWD);
+  assert_int_equal(tr[14].fseg, 1);
+  assert_int_equal(tr[14].hc, 1);
+  for (int t = 0; t < 40; t++) /* both messages, one cycle late; nothing else */
+    assert_int_equal(tr[t].xo, (t >= 6 && t <= 12) || (t >= 14 && t <= 20) ? seq[t - 1] : 0);
+  assert_int_equal(tr[20].ifst, MP1_FE_NEXT);
+  assert_int_equal(tr[21].ifst, MP1_FE_WIN);
+  assert_int_equal(tr[21].cur, 1);
+  assert_int_equal(tr[22].ifst, MP1_FE_FREE);
+  assert_int_equal(tr[22].cur, 0);
+  assert_int_equal(st.r.cnt_inj_msgs, 2);
+  assert_int_equal(st.r.cnt_sel_bad + st.r.cnt_inj_drop + st.r.cnt_inj_stray, 0);
+}
+
+static void test_window_none_for_pb(void **state) {
+  (void)state;
+  /* The piggy-back front end has no window (§10.2): the same chunks on the open loop's input are
+     forwarded as far as the first EOM (seen at 11), which frees the front end and the controller
+     at once (FREE at 12, stop low, no NEXT); the start at 13 is then a selection (SEL at 14):
+     0x42, chip 2's, skipped to its EOM and not counted; after it, FREE again (no NEXT either). */
+  mp1_chip_state_t st;
+  uint8_t seq[64];
+  chip_tr_t tr[40];
+  const int n = two_msgs(seq, mp1_sel_flit(0, 0, 0), 13, code(MP1_CODE_DELIVER, 2));
+  chip_trace(&st, 0, NULL, 0, seq, n, 40, tr);
+  assert_int_equal(tr[11].pbst, MP1_FE_FWD);
+  assert_int_equal(tr[12].pbst, MP1_FE_FREE);
+  assert_int_equal(tr[12].cur, 0);
+  assert_int_equal(tr[12].pbstop, 0);
+  assert_int_equal(tr[14].pbst, MP1_FE_SEL);
+  assert_int_equal(tr[16].pbst, MP1_FE_SKIP);
+  assert_int_equal(tr[19].pbst, MP1_FE_SKIP);
+  assert_int_equal(tr[20].pbst, MP1_FE_FREE);
+  for (int t = 0; t < 40; t++) {
+    assert_int_equal(tr[t].xo, t >= 6 && t <= 12 ? seq[t - 1] : 0);
+    assert_int_equal(tr[t].ifst, MP1_FE_FREE);
+  }
+  assert_int_equal(st.r.cnt_inj_msgs, 1);
+  assert_int_equal(st.r.cnt_sel_bad + st.r.cnt_inj_drop + st.r.cnt_inj_stray, 0);
+}
+
+static void test_window_skipping_chip(void **state) {
+  (void)state;
+  /* A chip that skipped another chip's message (chip 1's) mirrors the window (§10.2): NEXT at 12
+     with stop low (the serving chip's stop decides), WIN at 13 with stop high; the start in its
+     WIN is chip 1's window message, skipped too (SKIP at 14), though its first byte 0x01 would
+     read as a selection of chip 0 (a bad one); after that message's EOM (19) NEXT 20, WIN 21 and
+     FREE 22, where the interface's own selection (22..25) is taken and its message (27..) goes
+     out: granted at 26 (stop low), forwarded a cycle late. Nothing is counted but that message. */
+  mp1_chip_state_t st;
+  uint8_t seq[64];
+  chip_tr_t tr[50];
+  int n = two_msgs(seq, mp1_sel_flit(1, 0, 0), 13, 0x01);
+  seq[n++] = 0, seq[n++] = 0;
+  n = put_flit(seq, n, mp1_sel_flit(0, 0, 0));
+  seq[n++] = MP1_CH_EOS;
+  seq[n++] = 0;
+  n = put_flit(seq, n, code(MP1_CODE_DELIVER, 2));
+  n = put_flit(seq, n, 0x3c);
+  seq[n++] = MP1_CH_EOM;
+  assert_int_equal(n, 34);
+  chip_trace(&st, 0, seq, n, NULL, 0, 50, tr);
+  for (int t = 3; t <= 11; t++) assert_int_equal(tr[t].ifst, MP1_FE_SKIP);
+  const struct {
+    int t;
+    uint8_t st, stop;
+  } want[] = {{12, MP1_FE_NEXT, 0}, {13, MP1_FE_WIN, 1}, {14, MP1_FE_SKIP, 0},
+              {19, MP1_FE_SKIP, 0}, {20, MP1_FE_NEXT, 0}, {21, MP1_FE_WIN, 1},
+              {22, MP1_FE_FREE, 0}, {23, MP1_FE_SEL, 0}, {25, MP1_FE_FWD, 1},
+              {26, MP1_FE_FWD, 0}};
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+    assert_int_equal(tr[want[i].t].ifst, want[i].st);
+    assert_int_equal(tr[want[i].t].stop, want[i].stop);
+  }
+  for (int t = 0; t < 50; t++) assert_int_equal(tr[t].xo, t >= 28 && t <= 34 ? seq[t - 1] : 0);
+  assert_int_equal(st.r.cnt_inj_msgs, 1);
+  assert_int_equal(st.r.cnt_sel_bad + st.r.cnt_inj_drop + st.r.cnt_inj_stray, 0);
+}
+
+static void test_window_start_in_next(void **state) {
+  (void)state;
+  /* A start in NEXT (no idle chunk after the EOM) is a source fault (§10.2). The serving front
+     end counts it (cnt_inj_drop), releases the controller and skips the message: nothing of it
+     goes out. A front end that skipped the message before skips it too, uncounted (the serving
+     chip counts the fault once for the interface). Either then mirrors a window after it. */
+  for (uint32_t other = 0; other <= 1; other++) {
+    mp1_chip_state_t st;
+    uint8_t seq[64];
+    chip_tr_t tr[40];
+    const int n = two_msgs(seq, mp1_sel_flit(other, 0, 0), 12, code(MP1_CODE_DELIVER, 2));
+    chip_trace(&st, 0, seq, n, NULL, 0, 40, tr);
+    assert_int_equal(tr[12].ifst, MP1_FE_NEXT);
+    assert_int_equal(tr[13].ifst, MP1_FE_SKIP);
+    assert_int_equal(tr[13].cur, 0);
+    assert_int_equal(tr[19].ifst, MP1_FE_NEXT);
+    assert_int_equal(tr[19].stop, 0);
+    assert_int_equal(tr[20].ifst, MP1_FE_WIN);
+    assert_int_equal(tr[21].ifst, MP1_FE_FREE);
+    for (int t = 0; t < 40; t++)
+      assert_int_equal(tr[t].xo, !other && t >= 6 && t <= 12 ? seq[t - 1] : 0);
+    assert_int_equal(st.r.cnt_inj_msgs, !other);
+    assert_int_equal(st.r.cnt_inj_drop, !other);
+    assert_int_equal(st.r.cnt_sel_bad + st.r.cnt_inj_stray, 0);
+  }
+}
+
+static void test_window_two_chips(void **state) {
+  (void)state;
+  /* Two chips on one interface (chips 0 and 1 at (1,1), the interface seeing the OR of their
+     stops, as the torus's four, docs/mp1_sim.md §7), the interface with its default window
+     (§10.4): two 6-flit messages to chip 1's X output, then one to chip 0's. Chip 0 skips chip 1's
+     messages and mirrors its window with stop low in NEXT, so the second goes in the window 3L + 2
+     = 20 cycles after the first, as with one chip, and chip 0 skips it although its first byte
+     (0x01) would read as a selection of chip 0; the third, to the other chip, needs its selection:
+     27 cycles (test_window_back_to_back). Each chip forwards exactly its messages, every chunk,
+     and counts nothing else. */
+  mp1_chip_state_t st[2];
+  mp1_chip_next_t nx[2];
+  mp1_chip_in_t in[2];
+  for (uint32_t k = 0; k < 2; k++) {
+    mp1_chip_reset(&st[k]);
+    in[k] = (mp1_chip_in_t){.px = 1, .py = 1, .xmax = 2, .ymax = 2, .chip = k, .pbloop = 1};
+  }
+  mp1_nic_t nic;
+  mp1_nic_reset(&nic);
+  assert_int_equal(nic.txf.win, 1);
+  const uint8_t body[3][6] = {{(uint8_t)code(2, 2), 1, 2, 3, 4, 5},
+                              {0x01, 6, 7, 8, 9, 10},
+                              {(uint8_t)code(2, 2), 11, 12, 13, 14, 15}};
+  for (uint32_t i = 0; i < 3; i++) {
+    mp1_msg_t m;
+    memset(&m, 0, sizeof m);
+    m.sel = mp1_sel_flit(i < 2 ? 1 : 0, 0, 0);
+    m.len = 6;
+    memcpy(m.bytes, body[i], 6);
+    assert_int_equal(mp1_nic_push(&nic, &m), 0);
+  }
+  uint64_t at[3];
+  int k = 0, chunks[2] = {0, 0};
+  for (uint64_t t = 0; t < 200; t++) {
+    uint32_t stop = 0;
+    for (uint32_t c = 0; c < 2; c++) {
+      in[c].inj_dat = nic.dat;
+      mp1_chip_out_t o;
+      mp1_chip_eval(&(mp1_chip_cfg_t){.awf = 1}, &st[c], &in[c], &o, &nx[c]);
+      stop |= o.inj_stop;
+      chunks[c] += o.p0_xout_dat != 0;
+    }
+    const uint64_t before = nic.t_first;
+    mp1_nic_tx_step(&nic, stop, t);
+    if (nic.t_first != before && k < 3) at[k++] = nic.t_first;
+    for (uint32_t c = 0; c < 2; c++) mp1_chip_clock(&st[c], &nx[c]);
+  }
+  assert_int_equal(k, 3);
+  assert_int_equal(at[1] - at[0], 20);
+  assert_int_equal(at[2] - at[1], 27);
+  int want[2] = {1, 2}; /* the EOMs; a flit's chunks may be 000 (1 = 100 000 001) */
+  for (uint32_t i = 0; i < 3; i++)
+    for (uint32_t j = 0; j < 18; j++) want[i < 2] += mp1_flit_chunk(body[i][j / 3], j % 3) != 0;
+  assert_int_equal(chunks[1], want[1]);
+  assert_int_equal(chunks[0], want[0]);
+  for (uint32_t c = 0; c < 2; c++) {
+    const mp1_chip_regs_t *r = &st[c].r;
+    assert_int_equal(r->cnt_inj_msgs, c ? 2 : 1);
+    assert_int_equal(r->cnt_sel_bad + r->cnt_inj_drop + r->cnt_inj_stray, 0);
+    assert_true(mp1_chip_idle(&st[c]));
   }
 }
 
@@ -878,6 +1109,11 @@ int main(void) {
       cmocka_unit_test(test_selection_judged_at_third_chunk),
       cmocka_unit_test(test_fork_y_from_a2),
       cmocka_unit_test(test_window_back_to_back),
+      cmocka_unit_test(test_window_serving),
+      cmocka_unit_test(test_window_none_for_pb),
+      cmocka_unit_test(test_window_skipping_chip),
+      cmocka_unit_test(test_window_start_in_next),
+      cmocka_unit_test(test_window_two_chips),
       cmocka_unit_test(test_reception_round_robin),
       cmocka_unit_test(test_dead_flit_runs_on),
       cmocka_unit_test(test_bad_address_and_code),

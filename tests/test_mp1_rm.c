@@ -363,11 +363,13 @@ static void test_broadcast_copy_waits_alone(void **state) {
 
 /* ---- A: the back message, and promotion ---------------------------------------------------- */
 
-/* Three 6-flit messages to the straight output, held by another requester until U. F waits whole
- * in the buffer with stop high from its EOM on (blocked, §6); F resumes by the claim at U, stop
- * falls, and B enters at U + 1; C waits until B resumes. Through the busy output the messages
- * leave 3L + 2 = 20 cycles apart: each one's first chunk is on the wire two cycles after the
- * previous one's EOM (§5.6). */
+/* Three 6-flit messages to the straight output, held by another requester until U. F is blocked
+ * from its first chunk (its straight copy waits, §6): stop is high from t = 1, while F's segment
+ * still arrives, to U; F resumes by the claim at U, stop falls, and B enters at U + 1. B is
+ * blocked as soon as it exists: stop is high again from U + 2, while B's own segment arrives
+ * (U + 1 .. U + 19), until B's copy runs at U + 20 (promoted at U + 18, asks at U + 19); C waits
+ * until then. Through the busy output the messages leave 3L + 2 = 20 cycles apart: each one's
+ * first chunk is on the wire two cycles after the previous one's EOM (§5.6). */
 static void test_back_message_and_period(void **state) {
   (void)state;
   enum { U = 40 };
@@ -387,12 +389,14 @@ static void test_back_message_and_period(void **state) {
   sender_init(&s, m, newmsg, 3);
   rig_run_sender(&r, &s, 160);
   assert_int_equal(s.started[0], 0);
-  for (int t = 1; t <= 18; t++)
-    assert_int_equal(r.stop_o.c[t], 0); /* F's segment is received whole */
-  for (int t = 19; t <= U; t++)
-    assert_int_equal(r.stop_o.c[t], 1); /* F blocked after its EOM: nothing more enters */
+  assert_int_equal(r.stop_o.c[0], 0);
+  for (int t = 1; t <= U; t++)
+    assert_int_equal(r.stop_o.c[t], 1); /* F blocked while its segment arrives, and after */
   assert_int_equal(r.stop_o.c[U + 1], 0);
   assert_int_equal(s.started[1], U + 1); /* B enters once F resumes */
+  for (int t = U + 2; t <= U + 20; t++)
+    assert_int_equal(r.stop_o.c[t], 1); /* B: blocked while its segment arrives, until it runs */
+  assert_int_equal(r.stop_o.c[U + 21], 0);
   /* F on the wire U + 1 .. U + 19 (EOM); B two cycles after: U + 21; C 20 later */
   assert_int_equal(r.first_cycle[MP1_RM_ST], U + 1);
   assert_int_equal(r.wire[MP1_RM_ST].c[U + 19], MP1_CH_EOM);
@@ -681,9 +685,10 @@ static void test_piggy_intra_long(void **state) {
 /* ---- §6: stop and the buffer invariant ---------------------------------------------------------
  */
 
-/* Both outputs held: stop rises exactly when the occupancy passes 29 (for both AWF: there is no
- * lead window), the blocked message keeps it high, and the segments leave in order once straight
- * frees, err low throughout (the rig checks it every cycle). */
+/* Both outputs held: the message is blocked from its first chunk, so stop is high from t = 1
+ * while its first segment still arrives (§6: no wait for the segment's end); the blocked message
+ * keeps it high, the occupancy keeps it high once straight frees until 29 chunks are left, and the
+ * segments leave in order, err low throughout (the rig checks it every cycle). */
 static void test_stop_occupancy(void **state) {
   (void)state;
   for (uint32_t awf = 1; awf <= 2; awf++) {
@@ -716,17 +721,49 @@ static void test_stop_occupancy(void **state) {
         assert_int_equal(occ, r.st.r.wp); /* the first chunk is at 0 and nothing is read */
       if (r.st.r.stop && t_stop < 0) {
         t_stop = r.t;
-        assert_int_equal(r.st.r.wp, 30);
+        assert_int_equal(r.st.r.wp, 1);
+        assert_int_equal(r.st.r.iseg, 1);
       }
       const mp1_rm_regs_t *q = &r.st.r;
       const int run = q->cs_st == MP1_RM_CS_RUN || q->cs_ot == MP1_RM_CS_RUN;
       const int blocked = q->b_val || (q->f_val && !q->f_drop && occ > 0 && !run);
-      CHECKF(q->stop == (occ > 29 || (blocked && !q->iseg)), "t %d occ %u", r.t, occ);
+      CHECKF(q->stop == (occ > 29 || blocked), "t %d occ %u", r.t, occ);
     }
-    assert_int_equal(t_stop, 30);
+    assert_int_equal(t_stop, 1);
     assert_int_equal(s.started[1], 400 + 97 - 29); /* stop falls at occupancy 29 */
     assert_int_equal(r.max_occ, 97);
     assert_segs_out(&r, MP1_RM_ST, seg, 3);
+    assert_true(machine_empty(&r));
+  }
+}
+
+/* The occupancy threshold alone (§6): a 2D broadcast of 12 flits whose straight copy cuts through
+ * (F runs, so it is not blocked) while ot and rc are held: both wait at F's first chunk, so the
+ * occupancy is the writer's count. stop rises exactly when the occupancy passes 29: the write of
+ * chunk 29 (t = 29) makes it 30, stop high from t = 30, for both AWF (no lead window); it falls
+ * when ot and rc have started and the writer is at most 29 ahead of both. */
+static void test_stop_threshold(void **state) {
+  (void)state;
+  for (uint32_t awf = 1; awf <= 2; awf++) {
+    rig_t r;
+    rig_init(&r, awf, 2, 4);
+    rig_hold(&r, MP1_RM_OT, 60);
+    rig_hold(&r, MP1_RM_RC, 60);
+    stream_t in = {.n = 0};
+    put_word(&in, awf, MP1_CODE_BCAST_2D, 9);
+    put_word(&in, awf, MP1_CODE_BCAST_1D, 7);
+    put_seg(&in, NULL, 0, DATA, 8, 0);
+    put_seg(&in, NULL, 0, DATA, 4 - 2 * (int)awf, MP1_CH_EOM);
+    assert_int_equal(in.n, 37); /* 12 flits and the EOM */
+    for (int t = 0; t < 40; t++) {
+      rig_cycle(&r, t < in.n ? in.c[t] : 0);
+      assert_int_equal(r.st.r.cs_st, t < in.n - 1 ? MP1_RM_CS_RUN : MP1_RM_CS_OFF);
+      /* after cycle t the writer holds t + 1 chunks (37 at most), all still needed */
+      assert_int_equal(mp1_rm_occupancy(&r.cfg, &r.st), t < in.n ? (uint32_t)t + 1 : 37u);
+      assert_int_equal(r.st.r.stop, t + 1 >= 30);
+    }
+    rig_run(&r, &in, 200);
+    assert_out(&r, MP1_RM_ST, &in);
     assert_true(machine_empty(&r));
   }
 }
@@ -1462,6 +1499,7 @@ int main(void) {
       cmocka_unit_test(test_no_adapt_split_header),
       cmocka_unit_test(test_piggy_intra_long),
       cmocka_unit_test(test_stop_occupancy),
+      cmocka_unit_test(test_stop_threshold),
       cmocka_unit_test(test_fill_to_bound),
       cmocka_unit_test(test_err_when_stop_ignored),
       cmocka_unit_test(test_dead_flit_dropped),
