@@ -51,6 +51,8 @@ struct Sender {
   bool scripted = false, force_violation = false;  // directed cases
   bool cont = false;        // the next segment in segs belongs to the message (or selection) sent
   int last_tgt = -1;        // {plane, dim} of the last message sent, -1 after a forked one
+  bool window = true;       // uses the window (the interface; a piggy-back source has none)
+  uint32_t prev = 0;        // the chunk on the wire the cycle before this one
 
   // The message's segments after its selection (the Source's random message).
   void body() {
@@ -104,8 +106,11 @@ struct Sender {
         send_first(&next);
       }
     } else if (scripted) {
-    } else if (dat == 2 && !stop && last_tgt >= 0 && rng_chance(&src.rng, 1, 2)) {
-      body();  // the window: the next message to the same output, no selection
+    } else if (window && prev == 2 && dat == 0 && !stop && last_tgt >= 0 &&
+               rng_chance(&src.rng, 1, 2)) {
+      // NEXT (the idle chunk after our EOM) with stop low: the window; the next message to the
+      // same output goes in the following cycle (WIN), without a selection
+      body();
       windows++;
       msgs++;
       send_first(&next);
@@ -116,6 +121,7 @@ struct Sender {
       wait = rng_below(&src.rng, 30);
     }
     if (next == 2 || (dat == 2 && next == 0)) cont = false;
+    prev = dat;
     dat = next;
   }
 };
@@ -308,6 +314,7 @@ class Tb {
     rng_seed(&pbs_.src.rng, o.seed, 21);
     ifs_.src.pos = rng_below(&g_, mp1stim::kAddrs), pbs_.src.pos = rng_below(&g_, mp1stim::kAddrs);
     pbs_.rate = 80;
+    pbs_.window = false;
     stop_pct_ = rng_below(&g_, 30);
     // Random runs reset the chip now and then, messages in flight (tb/lockstep.h MidReset).
     if (!dc_) rst_.init(o.seed, 25000);

@@ -433,6 +433,7 @@ class Tb {
       in_[n].pbloop = rng_below(&g_, open_1_in_) != 0;
       mp1_nic_reset(&nic_[n]);
       mp1_nic_reset(&pnic_[n]);
+      pnic_[n].txf.win = 0;  // a piggy-back input has no window (docs/mp1_draft4.md §10.2)
       const std::string chip = "g_y[" + std::to_string(n / MESH_KX) + "].g_x[" + std::to_string(n % MESH_KX) + "].u_chip.";
       mp1stim::add_chip_counters(ctrs_, chip, &m_.chip[n]);
     }
