@@ -498,12 +498,22 @@ module mp1_rm #(
                       (cs_st_q == CsWait) && st_blocked;
   assign do_switch  = adapt_req && ot_own_i && !ot_stop_i && (ot_dat_q == ChIdle);
 
+  // Where F's chunks end (§5.1). F's copies read the buffer up to wp, and the arriving chunk by
+  // bypass when it is F's. Once F's input has ended, a back message may follow in the buffer: F's
+  // chunks then end at B's base. Without a bound there, a copy still draining a segment that was
+  // cut short (a truncation, a cut header) would run on into B's chunks; with it, the copy finds
+  // no chunk there and ends (§5.5).
+  logic [6:0] f_lim;
+  logic       f_wr;
+  assign f_lim = b_val_q ? b_base_q : wp_q;
+  assign f_wr  = wr && on_f;
+
   // The speculative straight copy reaching chunk base + 3 AWF, with that chunk to send, checks
   // the route (§5.2): it goes on with st in the route (and not rnew), waits to leave as a new
   // message (rnew), else ends.
   logic spec_at, spec_on, spec_rnew;
   assign spec_at   = (cs_st_q == CsRun) && st_spec_q && (rp_st_q == f_base_q + OffA2) &&
-                     ((rp_st_q != wp_q) || wr);
+                     ((rp_st_q != f_lim) || f_wr);
   assign spec_on   = f_dec_q && f_route_q[KSt] && !f_rnew_q;
   assign spec_rnew = f_dec_q && f_rnew_q;
 
@@ -559,10 +569,10 @@ module mp1_rm #(
     end
   end
 
-  // A copy has a chunk when its entry is written, or is being written now (the bypass, §5.1). A
-  // pointer can be ahead of wp only while F's header arrives (a copy created at the decision skips
-  // words not yet written); F then has fewer than 6 AWF chunks in the buffer, so offsets from its
-  // base compare exactly. At any other time rp = wp means caught up.
+  // A copy has a chunk when its entry is written (and F's), or is being written now (the bypass,
+  // §5.1). A pointer can be ahead of wp only while F's header arrives (a copy created at the
+  // decision skips words not yet written); F then has fewer than 6 AWF chunks in the buffer, so
+  // offsets from its base compare exactly. At any other time rp = wp means caught up.
   logic        hdr;
   logic [3:0]  avail;
   logic [15:0] chunk;
@@ -572,7 +582,7 @@ module mp1_rm #(
     hdr = rx_f && (ihd_q != 2'd2);
     for (int unsigned k = 0; k < 4; k++) begin
       avail[k]       = !(hdr && ((rp_e[7*k+:7] - f_base_q) > (wp_q - f_base_q))) &&
-                       ((rp_e[7*k+:7] != wp_q) || wr);
+                       ((rp_e[7*k+:7] != f_lim) || f_wr);
       chunk[4*k+:4]  = (rp_e[7*k+:7] == wp_q) ? wr_chunk : mem[rp_e[7*k+:7]];
     end
     // The adaptive turn sends a2's address under a1's code, then a1's address under a2's code
