@@ -808,7 +808,7 @@ module mp1_rm #(
       cnt_cut_q       <= 16'd0;
       cnt_adapt_q     <= 16'd0;
       cnt_adapt_buf_q <= 16'd0;
-      st_spec_q       <= 1'b0;  // reset-equivalent: read only with cs_st_q RUN, and every straight copy is created after reset with st_spec_d set
+      st_spec_q       <= 1'b0;  // reset-equivalent: read only while cs_st_q is RUN, and every cycle that creates a straight copy gives it its value
     end else begin
       ic_q            <= ic_d;
       isr_q           <= isr_d;
