@@ -134,6 +134,9 @@ module mp1_inj #(
     logic [2:0] c;
     logic [7:0] sel_full;
     logic       start, endc, eom, eos, gap, trunc, abort, stray, sel_mine, sel_good, plane_ok;
+    // The message at this front end is another chip's (its selection names another chip): one it
+    // skips, and whose window it mirrors (draft 4 §10.2).
+    logic       other;
     // This front end's bit of the fe_* handshake vectors: pick and yield come from the core; the
     // rest goes to it. stay: it keeps the controller (FWD, NEXT, WIN next); fwd_dat: inj_dat_d
     // while served; fwd_cnt: a chunk of the message is forwarded; restart: a window's message
@@ -171,6 +174,7 @@ module mp1_inj #(
       end
       sel_good = !sel_full[0] && !(sel_full[1] && sel_full[2]) && !out_edge_i[sel_full[4:2]] &&
                  !(sel_full[1] && out_edge_i[{sel_full[4:3], 1'b1}]) && plane_ok;
+      other    = (sel_q[7:5] != chip_i);
     end
 
     // stop depends on registers, the outputs' arbiters and stops, and the other front end's
@@ -179,9 +183,10 @@ module mp1_inj #(
       unique case (st_q)
         FePend:  stop = 1'b1;
         FeFwd:   stop = fork_q ? !(own_x && own_y && !dstop_x && !dstop_y) : !(own_x && !dstop_x);
-        // The window (draft 4 §10.2): low says the output stays ours, so the next message to it
-        // may follow now without a selection; pb still goes first.
-        FeNext:  stop = !(own_x && keep_x && !dstop_x && (f == FePb || !fe_cand[FePb]));
+        // The window (draft 4 §10.2, the interface only): low says the output stays ours, so the
+        // next message to it may follow now without a selection; pb still goes first. After
+        // another chip's message, low: that chip's window is mirrored, its message skipped.
+        FeNext:  stop = !other && !(own_x && keep_x && !dstop_x && (f == FePb || !fe_cand[FePb]));
         FeWin:   stop = 1'b1;
         default: stop = 1'b0;
       endcase
@@ -295,8 +300,9 @@ module mp1_inj #(
             fwd_cnt = 1'b1;
             if (eom) begin
               inc_msgs = 1'b1;
-              // The idle chunk between messages, and the window; none after a fork (§10.2).
-              st_d     = fork_q ? FeFree : FeNext;
+              // The idle chunk between messages, and the window: for the interface only, and
+              // none after a fork; the pb source starts every message with a selection (§10.2).
+              st_d     = (fork_q || f == FePb) ? FeFree : FeNext;
             end
           end else if (trunc) begin
             // The idle chunk truncates the segment downstream as well.
@@ -332,7 +338,10 @@ module mp1_inj #(
         end
 
         FeWin: begin
-          if (start) begin
+          if (start && other) begin
+            // Another chip's window message: skipped as well (§10.2).
+            st_d = FeSkip;
+          end else if (start) begin
             // The next message to the same output: its first chunk, without a selection.
             fwd_dat  = c;
             fwd_cnt  = 1'b1;
@@ -348,7 +357,11 @@ module mp1_inj #(
         end
 
         FeSkip: begin
-          if (eom || trunc || abort) begin
+          if (eom && f == FeIf && other) begin
+            // Several chips on one interface: after another chip's message, its window as well
+            // (NEXT, then WIN), so a start in it is that chip's window message (§10.2).
+            st_d = FeNext;
+          end else if (eom || trunc || abort) begin
             st_d = FeFree;
           end
         end

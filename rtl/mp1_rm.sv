@@ -149,6 +149,8 @@ module mp1_rm #(
   localparam logic [5:0] IflSat  = 6'd33;
   // A truncated segment of at most this many flits is a dead address word (§14.2 rule 5).
   localparam logic [5:0] IflDead = 6'(AWF);
+  // a2's word completes with the segment's 2 AWF-th flit when the header is whole in it (§4.3).
+  localparam logic [5:0] IflHdr  = 6'(2 * AWF);
 
   // iwf is one bit and the offsets must fit the buffer: a word has one or two flits (§14).
   if (AWF < 1 || AWF > 2) begin : g_awf_check
@@ -213,15 +215,16 @@ module mp1_rm #(
   endfunction
 
   // Occupancy (§6): the distance from the oldest chunk F still needs to wp. That is the largest
-  // backlog of F's copies in RUN and NEXT, and F's base while a copy waits or the route is
-  // undecided; 0 without F (or with nothing F needs).
+  // backlog of F's copies in RUN and NEXT, and F's base while a copy waits, the route is
+  // undecided, or the turned copy still reads a2's word (a1's word is still to be read); 0
+  // without F (or with nothing F needs).
   function automatic logic [6:0] occ_of(input logic val, input logic dec, input logic [6:0] base,
                                         input logic [7:0] cs, input logic [27:0] rp,
-                                        input logic [6:0] wp);
+                                        input logic swap, input logic [6:0] wp);
     logic [6:0] occ, bl;
     logic       from_base;
     occ       = 7'd0;
-    from_base = !dec;
+    from_base = !dec || (swap && ((rp[7*KOt+:7] - base) >= OffA2));
     for (int unsigned k = 0; k < 4; k++) begin
       if (cs[2*k+:2] == CsWait) begin
         from_base = 1'b1;
@@ -270,11 +273,6 @@ module mp1_rm #(
   logic [15:0]    cnt_cut_d, cnt_cut_q;
   logic [15:0]    cnt_adapt_d, cnt_adapt_q;
   logic [15:0]    cnt_adapt_buf_d, cnt_adapt_buf_q;
-  // Not in §3.1: the straight copy is the speculative one, started at F's base before the route
-  // was known, and has not yet reached chunk base + 3 AWF, where it checks the route (§5.2). The
-  // pointer alone cannot tell: a straight copy that left as a new message (rnew) from base + 3 AWF
-  // reaches the same buffer index again 128 chunks later, and must then go on.
-  logic           st_spec_d, st_spec_q;
 
   slot_t f_q, b_q, f_d, b_d;
   assign f_q = {f_val_q, f_in_q, f_drop_q, f_cut_q, f_dec_q, f_vpend_q, f_rnew_q, f_adapt_q,
@@ -376,10 +374,12 @@ module mp1_rm #(
               (d_route[KSt] && edge_i) || (d_route[KOt] && oedge_i);
 
     // Adaptive permission as a2's word completes: code 1, no match on a1, distance left in the
-    // other dimension, which has a neighbour (§4.3).
+    // other dimension, which has a neighbour, and the header whole in the message's first segment
+    // (a2's word ends the segment's 2 AWF-th flit): a turn of a header cut after a1 would send a
+    // later segment's EOS inside the swapped header (§4.3).
     ahead2    = oneg_i ? (a2_w[AW-1:0] < opos_i) : (a2_w[AW-1:0] > opos_i);
     adapt_set = a2_done && (s.a1[AW+2:AW] == CodeP2pAdapt) && (s.a1[AW-1:0] != pos_i) &&
-                ahead2 && !oedge_i;
+                ahead2 && !oedge_i && (ifl_q == IflHdr);
 
     // ihd and iwf belong to the message at the input: cleared when one starts (§4.1).
     ihd_d = ihd_q;
@@ -464,8 +464,10 @@ module mp1_rm #(
     end
 
     // A back message ended by a truncation or a cut header has sent nothing: cleared at once; so
-    // is one that drops its input, when the input ends (§4.4).
-    b_clear = on_b && in_end && (ev_trunc || cut_hdr || s_n.drop);
+    // is one that drops its input, when the input ends, except a cut broadcast (drop with dec and
+    // not cut), whose first segment stays to be sent (§4.4). An aborted B keeps its slot.
+    b_clear = on_b && in_end && (ev_trunc || cut_hdr || s_n.drop) &&
+              !(s_n.drop && s_n.dec && !s_n.cut);
 
     // Counters (§4): a discarded message's end is not counted; strays only with no message open
     // at the input (§4.6).
@@ -478,7 +480,9 @@ module mp1_rm #(
 
     // A start with no room is discarded to its segment's end (§4.6).
     idis_d = no_room ? 1'b1 : (endc || trunc) ? 1'b0 : idis_q;
-    wp_d   = wp_q + 7'(wr);
+    // A cleared B gives its entries back: the writer returns to B's base, so F's end (§5.1) does
+    // not take them for F's (§4.4).
+    wp_d   = b_clear ? s.base : wp_q + 7'(wr);
   end
 
   // ---- F's copies: what acts on them from outside, and their chunks (§5.1) ---------------------
@@ -506,11 +510,12 @@ module mp1_rm #(
   assign f_end = b_val_q ? b_base_q : wp_q;
   assign f_byp = !b_val_q && on_f && wr;
 
-  // The speculative straight copy reaching chunk base + 3 AWF, with that chunk to send, checks
-  // the route (§5.2): it goes on with st in the route (and not rnew), waits to leave as a new
-  // message (rnew), else ends.
+  // A RUN straight copy that would send chunk base + 3 AWF (it has that chunk) checks the route
+  // (§5.2): it goes on with st in the route and not rnew, waits to leave as a new message (rnew),
+  // else ends. rnew clears as the new message starts (below), so a long message's copy that
+  // comes back to the same index 128 chunks later goes on.
   logic spec_at, spec_on, spec_rnew;
-  assign spec_at   = (cs_st_q == CsRun) && st_spec_q && (rp_st_q == f_base_q + OffA2) &&
+  assign spec_at   = (cs_st_q == CsRun) && (rp_st_q == f_base_q + OffA2) &&
                      ((rp_st_q != f_end) || ((rp_st_q == wp_q) && f_byp));
   assign spec_on   = f_dec_q && f_route_q[KSt] && !f_rnew_q;
   assign spec_rnew = f_dec_q && f_rnew_q;
@@ -529,9 +534,12 @@ module mp1_rm #(
     swap_e = swap_q;
 
     if (new_f) begin
-      // The speculative straight copy of a new F, reading the arriving chunk (§5.2).
-      cs_e[2*KSt+:2] = edge_i ? CsOff : CsWait;
-      rp_e[7*KSt+:7] = wp_q;
+      // The speculative straight copy of a new F, reading the arriving chunk (§5.2); none at the
+      // edge, where the straight pointer keeps its value.
+      if (!edge_i) begin
+        cs_e[2*KSt+:2] = CsWait;
+        rp_e[7*KSt+:7] = wp_q;
+      end
     end else if (dec_f && cs_st_q == CsWait) begin
       // A waiting straight copy stays, moves past a1's word (rnew), or ends (§5.3).
       if (!d_route[KSt]) begin
@@ -669,27 +677,24 @@ module mp1_rm #(
 
     f_done = f_val_q && !f_1.in && (cs_c == {4{CsOff}});
 
-    cs_n      = cs_c;
-    rp_n      = rp_c;
-    swap_d    = swap_c;
-    st_spec_d = st_spec_q;
-    if (spec_at || (dec_f && cs_st_q == CsWait && d_rnew)) begin
-      st_spec_d = 1'b0;
+    // rnew clears in the cycle the straight copy starts from WAIT as the new message (§5.2):
+    // from then on the route is plain st.
+    if ((cs_e[2*KSt+:2] == CsWait) && adv[KSt]) begin
+      f_1.rnew = 1'b0;
     end
-    if (new_f) begin
-      swap_d    = 1'b0;
-      st_spec_d = !edge_i;
-    end
+
+    cs_n   = cs_c;
+    rp_n   = rp_c;
+    swap_d = new_f ? 1'b0 : swap_c;
 
     f_d = f_1;
     b_d = b_1;
     if (f_done) begin
       // F takes B's next values (a B created or decided in this cycle included), B is cleared,
       // and the promoted message's copies are created; they ask from the next cycle on.
-      f_d       = b_1;
-      b_d       = '0;
-      swap_d    = 1'b0;
-      st_spec_d = 1'b0;
+      f_d    = b_1;
+      b_d    = '0;
+      swap_d = 1'b0;
       if (b_1.val && b_1.dec) begin
         for (int unsigned k = 0; k < 4; k++) begin
           if (b_1.route[k]) begin
@@ -701,7 +706,6 @@ module mp1_rm #(
         // Undecided: the speculative straight copy (§5.2).
         cs_n[2*KSt+:2] = CsWait;
         rp_n[7*KSt+:7] = b_1.base;
-        st_spec_d      = 1'b1;
       end
     end
 
@@ -716,15 +720,17 @@ module mp1_rm #(
 
   always_comb begin
     occ_d = occ_of(f_d.val, f_d.dec, f_d.base, {cs_pb_d, cs_rc_d, cs_ot_d, cs_st_d},
-                   {rp_pb_d, rp_rc_d, rp_ot_d, rp_st_d}, wp_d);
+                   {rp_pb_d, rp_rc_d, rp_ot_d, rp_st_d}, swap_d, wp_d);
     occ_q = occ_of(f_val_q, f_dec_q, f_base_q, {cs_pb_q, cs_rc_q, cs_ot_q, cs_st_q},
-                   {rp_pb_q, rp_rc_q, rp_ot_q, rp_st_q}, wp_q);
+                   {rp_pb_q, rp_rc_q, rp_ot_q, rp_st_q}, swap_q, wp_q);
     run_d = (cs_st_d == CsRun) || (cs_ot_d == CsRun) || (cs_rc_d == CsRun) || (cs_pb_d == CsRun);
     // Blocked: holding a message it is not sending. B always is: it waits for F to complete.
     blocked_d = b_d.val || (f_d.val && !f_d.drop && (occ_d != 7'd0) && !run_d);
-    // A buffer holding a blocked message accepts no further segment until it resumes (004 §3.1);
-    // the occupancy bound keeps a segment started with stop low within the buffer.
-    stop_d = (occ_d > OccStop) || (blocked_d && !iseg_d);
+    // A buffer holding a blocked message accepts no further segment until it resumes (004 §3.1):
+    // stop rises while the blocked message's segment still arrives, so a sender deciding on the
+    // cycle of its EOM sees it; the occupancy bound keeps a segment started with stop low within
+    // the buffer.
+    stop_d = (occ_d > OccStop) || blocked_d;
     // The writer would lap the oldest chunk F needs.
     err = wr && (occ_q > OccErr);
   end
@@ -808,7 +814,6 @@ module mp1_rm #(
       cnt_cut_q       <= 16'd0;
       cnt_adapt_q     <= 16'd0;
       cnt_adapt_buf_q <= 16'd0;
-      st_spec_q       <= 1'b0;  // reset-equivalent: read only with cs_st_q RUN, and every straight copy is created after reset with st_spec_d set
     end else begin
       ic_q            <= ic_d;
       isr_q           <= isr_d;
@@ -864,7 +869,6 @@ module mp1_rm #(
       cnt_cut_q       <= cnt_cut_d;
       cnt_adapt_q     <= cnt_adapt_d;
       cnt_adapt_buf_q <= cnt_adapt_buf_d;
-      st_spec_q       <= st_spec_d;
     end
   end
 
