@@ -324,7 +324,7 @@ $(MP1_LOCKSTEP): $(MP1_VL_DIR)/config.stamp tb/mp1_rm_lockstep.cpp $(MP1_TB_DEPS
 	$(call vl_build,Vmp1_rm,$(MP1_RM_TOP),$(MP1_VL_DIR),$(MP1_RM_RTL),tb/mp1_rm_lockstep.cpp,$(MP1_AWF_VFLAGS),-DLOCKSTEP_CMP_REGS=$(MP1_RM_CMP_REGS) $(MP1_AWF_CFLAGS))
 
 RM_DIRECTED := pass dead_flit turn adaptive static_wait blocked_long broadcast broadcast_cut \
-               piggy_intra piggy_inter bad_flits abort header_short stray stray_inside edge_over fill_edge \
+               piggy_intra piggy_inter bad_flits abort header_short stray stray_inside fill_edge \
                back_msg period spec_turn deliver seg_direct adapt_stop adapt_stop_ot adapt_seg2 bcast_indep fill_occ \
                addr_sweep adapt_sweep counters counters_walk adapt_walk
 test-mp1-rm: $(MP1_LOCKSTEP)
@@ -364,8 +364,8 @@ test-mp1-torus:
 AWF2_SEEDS       ?= 1 2 3
 AWF2_CYCLES      ?= 20000
 AWF2_MESH_SEEDS  ?= 1 2
-# edge_over is timed for one-flit words (tb/mp1_rm_lockstep.cpp): not built at AWF 2.
-RM_DIRECTED_AWF2 := $(filter-out edge_over,$(RM_DIRECTED))
+# The same directed cases at AWF 2.
+RM_DIRECTED_AWF2 := $(RM_DIRECTED)
 test-mp1-awf2: check-ports-awf2
 	@$(MAKE) --no-print-directory test-mp1-rm MP1_AWF=2 MP1_VL_DIR=$(BUILD)/vl/mp1_rm_awf2 \
 	  RM_DIRECTED="$(RM_DIRECTED_AWF2)" \
