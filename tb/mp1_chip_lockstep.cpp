@@ -99,7 +99,10 @@ struct Sender {
       next = segs.front()[pos++];
       if (pos == segs.front().size()) segs.pop_front(), in_seg = false, cont = next == 1;
     } else if (!segs.empty()) {
-      const bool may = !stop && (dat == 0 || (dat == 1 && cont));
+      // A message's first segment (its selection) after an idle chunk, but not in the cycle after
+      // the idle chunk that follows our EOM (the controller's WIN takes any start for a window
+      // message, docs/mp1_draft4.md §10.2); a later segment may follow its EOS (E).
+      const bool may = !stop && ((dat == 0 && prev != 2) || (dat == 1 && cont));
       const bool violate = !may && (scripted ? force_violation : rng_chance(&src.rng, 1, 400));
       if (may || violate) {
         violations += violate;
