@@ -28,7 +28,7 @@
 #     saturation load, uniform traffic: 86% +- 5 points.
 #   - Transpose period: 8x8, synchronous transpose, oblivious, L = 6 and 32 bytes, seed 1, one
 #     run with `--trace`; the period is the median gap between consecutive deliveries of the
-#     messages of row k - 1 (source y = k - 1), each delivery time less the message's hop count
+#     messages of row k - 1 (source y = k - 1), each delivery time less the message's Y hops
 #     (each next message of the line turns into a row one hop further down, so its delivery
 #     comes a cycle later than the line's advance): how often the line advances one hop on a
 #     channel, 004 §4.6's "repeated each (3L+2) cycles". Target 3L + 2 (20, 98), exact.
@@ -163,11 +163,12 @@ for L in 6 32; do
   if ! csvget ok "tr_$L" complete_runs; then broken "$name" "$tgt"; continue; fi
   if [ "$ok" != 1 ]; then err="tr_$L: the transpose did not complete (complete_runs $ok)"; broken "$name" "$tgt"; continue; fi
   # the deliveries of row k - 1 (source y = 7), in order; the period is the median gap between
-  # them less the hop each next one travels further (row 7's messages turn at (7,7) into rows
-  # 6, 5, ..., 0 in turn): 004 §4.6's period is how often the line advances one hop on a channel
+  # them less the Y hop each next one travels further (the line passes the turn node (7,7), and
+  # its messages go down to rows 6, 5, ..., 0 in turn): 004 §4.6's period is how often the line
+  # advances one hop on a channel
   P=$(awk -F, 'function abs(v) { return v < 0 ? -v : v }
                NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-               $c["src_y"] == 7 { print $c["t_rx"] - abs($c["dst_x"] - $c["src_x"]) - abs($c["dst_y"] - $c["src_y"]) }' \
+               $c["src_y"] == 7 { print $c["t_rx"] - abs($c["dst_y"] - $c["src_y"]) }' \
         "$out/tr_$L.trace" 2>/dev/null | sort -n \
       | awk 'NR > 1 { print $1 - p } { p = $1 }' | sort -n \
       | awk '{ g[NR] = $1 } END { if (NR) print g[int((NR + 1) / 2)] }') || P=""
