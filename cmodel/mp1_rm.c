@@ -416,8 +416,9 @@ static void copy_wait(ctx_t *x, uint32_t k) {
 }
 
 /* A RUN copy (§5.5). The straight copy is speculative up to a1's word: at chunk 3 AWF it goes on
- * only with a decided st route, waits there as a new message with rnew, and otherwise ends (§5.2).
- * With no chunk it sends the idle chunk, and ends if F is cut. */
+ * only with a decided st route, waits there as a new message with rnew (or, F cut, ends there at
+ * once, its request low: the new message would wait only to end), and otherwise ends (§5.2). With
+ * no chunk it sends the idle chunk, and ends if F is cut. */
 static void copy_run(ctx_t *x, uint32_t k) {
   const mp1_rm_regs_t *q = x->q;
   uint32_t e;
@@ -431,7 +432,7 @@ static void copy_run(ctx_t *x, uint32_t k) {
   }
   if (k == MP1_RM_ST && x->rp[k] == ((x->fbase + x->A->off1) & 127u) &&
       !(q->f_dec && (q->f_route & ST_BIT) && !q->f_rnew)) {
-    if (q->f_rnew) {
+    if (q->f_rnew && !q->f_cut) {
       x->cs[k] = MP1_RM_CS_WAIT;
     } else {
       x->cs[k] = MP1_RM_CS_OFF;

@@ -682,6 +682,71 @@ static void test_piggy_intra_long(void **state) {
   assert_true(machine_empty(&r));
 }
 
+/* Intra-plane piggy-back cut while its straight copy lags (§5.2: at chunk 3 AWF with rnew it
+ * becomes WAIT, "or OFF with its request low if f_cut_q"). The copy must be RUN at the decision
+ * (cycle 3 AWF - 1; a WAIT copy is moved to chunk 3 AWF then, §5.3) and lag enough to find f_cut_q
+ * when it comes to chunk 3 AWF, which must be written: a lag L <= 3 AWF - 2 and a cut registered
+ * by cycle L + 3 AWF after chunk 3 AWF was written. At AWF 1 that cannot be (L <= 1, the cut at
+ * 5 at the earliest); at AWF 2 (chunk 6):
+ *  - truncation (the lockstep's seed 214): straight held to t = 4, the copy claims it then and
+ *    sends chunk i at 4 + i (RUN from t = 4, the decision at 5); a1's word and one flit, the gap
+ *    at t = 9: cnt_cut (3 flits), f_cut_q from 10, when the copy is at chunk 6 (written at 6);
+ *  - abort: held to t = 2; a1's word, EOS at 6 (a one-dimension code: no cut header, written), 011
+ *    at 7: cnt_cut, f_cut_q from 8, when the copy is at chunk 6 (the EOS).
+ * In that cycle (L + 6) the copy becomes OFF without sending, st_req low, and F is complete at
+ * once (its input ended, no copy left): the machine is empty after the edge. Straight carries
+ * a1's word, then idle (a dead word downstream), and is not asked for again. */
+static void test_piggy_intra_cut_at_word_end(void **state) {
+  (void)state;
+  const uint32_t pos = 0x105;
+  for (int abort = 0; abort < 2; abort++) {
+    const int lag = abort ? 2 : 4, at = lag + 6;
+    rig_t r;
+    rig_init(&r, 2, pos, 0);
+    rig_hold(&r, MP1_RM_ST, lag);
+    stream_t in = {.n = 0}, want = {.n = 0};
+    put_word(&in, 2, MP1_CODE_PIGGY_INTRA, pos);
+    if (abort) {
+      in.c[in.n++] = MP1_CH_EOS;
+      in.c[in.n++] = MP1_CH_ILLEGAL;
+    } else {
+      put_flit(&in, mp1_addr_flit(2, mp1_addr_word(2, MP1_CODE_DELIVER, 9), 0));
+    }
+    const uint32_t wp_end = abort ? 7u : 9u; /* the abort is not written */
+    for (int t = 0; t < 40; t++) {
+      rig_cycle(&r, t < in.n ? in.c[t] : 0);
+      const mp1_rm_regs_t *q = &r.st.r;
+      if (t == 5) { /* decided, the copy already running */
+        assert_int_equal(q->f_dec, 1);
+        assert_int_equal(q->f_rnew, 1);
+        assert_int_equal(q->cs_st, MP1_RM_CS_RUN);
+      }
+      if (t == at - 1) { /* the truncation or the abort: cut from the next cycle */
+        assert_int_equal(q->f_cut, 1);
+        assert_int_equal(q->f_in, 0);
+        assert_int_equal(q->f_rnew, 1);
+        assert_int_equal(q->cs_st, MP1_RM_CS_RUN);
+        assert_int_equal(q->rp_st, 6); /* a1's word sent; chunk 6 is written */
+        assert_int_equal(q->wp, wp_end);
+      }
+      if (t == at) {
+        assert_int_equal(r.o.st_req, 0);
+        assert_int_equal(q->cs_st, MP1_RM_CS_OFF);
+        assert_int_equal(q->f_val, 0); /* F complete in this cycle */
+        assert_int_equal(q->st_dat, 0);
+      }
+    }
+    for (int t = 0; t < 40; t++) /* asked for from the creation to the cycle before */
+      assert_int_equal(r.req[MP1_RM_ST].c[t], t < at);
+    assert_int_equal(r.st.r.cnt_cut, 1);
+    assert_int_equal(r.st.r.cnt_dead, 0);
+    put_word(&want, 2, MP1_CODE_PIGGY_INTRA, pos);
+    assert_out(&r, MP1_RM_ST, &want);
+    assert_int_equal(r.first_cycle[MP1_RM_ST], lag + 1);
+    assert_true(machine_empty(&r));
+  }
+}
+
 /* ---- §6: stop and the buffer invariant ---------------------------------------------------------
  */
 
@@ -1079,6 +1144,70 @@ static void test_abort_of_back_message(void **state) {
   assert_int_equal(r.st.r.cnt_cut, 1);
   assert_out(&r, MP1_RM_ST, &f);
   assert_true(machine_empty(&r));
+}
+
+/* A dropping back message's input end (§4.4): a slot that drops its input (bad a1, over-long
+ * segment, cut broadcast) ends it at an EOM, a truncation or an abort without counting it and
+ * without setting cut; the bad and the over-long B are then cleared (the writer back at B's first
+ * chunk), the cut broadcast B is kept whatever ended its input, its first segment (ended by the
+ * EOM written for its EOS) sent once F has gone. F (straight to 9) is held until t = 150. */
+static void test_dropping_back_message_ends(void **state) {
+  (void)state;
+  enum { BAD, LONG, BCAST };
+  enum { END_EOM, END_TRUNC, END_ABORT };
+  for (int kind = BAD; kind <= BCAST; kind++)
+    for (int end = END_EOM; end <= END_ABORT; end++) {
+      rig_t r;
+      rig_init(&r, 1, 2, 4);
+      rig_hold(&r, MP1_RM_ST, 150);
+      stream_t f = {.n = 0}, in = {.n = 0}, w_st = {.n = 0}, w_rc = {.n = 0};
+      const uint32_t hdr[2] = {aflit(MP1_CODE_P2P_STATIC, 9), aflit(MP1_CODE_DELIVER, 3)};
+      put_msg(&f, hdr, 2, DATA, 1);
+      memcpy(in.c, f.c, (size_t)f.n);
+      in.n = f.n;
+      in.c[in.n++] = 0;
+      const int bbase = in.n;
+      int bkept = 0; /* B's chunks kept: its first segment, the EOS written as EOM */
+      if (kind == BAD) {
+        const uint32_t bh[2] = {aflit(MP1_CODE_P2P_STATIC, 1), aflit(MP1_CODE_DELIVER, 3)};
+        put_seg(&in, bh, 2, DATA, 1, 0); /* a1 behind: bad at a2's first chunk */
+      } else if (kind == LONG) {
+        put_seg(&in, hdr, 2, NULL, 0, 0);
+        for (int i = 0; i < 31; i++) /* the 33rd flit is over-long */
+          put_flit(&in, (uint32_t)i);
+      } else {
+        const uint32_t bh[1] = {aflit(MP1_CODE_BCAST_1D, 9)};
+        put_seg(&in, bh, 1, DATA, 1, MP1_CH_EOS); /* cut: kept as one segment ended by EOM */
+        bkept = in.n - bbase;
+        put_seg(&w_st, bh, 1, DATA, 1, MP1_CH_EOM);
+        put_seg(&w_rc, NULL, 0, DATA, 1, MP1_CH_EOM);
+        if (end != END_ABORT)
+          put_flit(&in, DATA[2]); /* the next segment */
+      }
+      if (kind != BCAST && end == END_ABORT)
+        in.c[in.n++] = MP1_CH_EOS;
+      in.c[in.n++] = end == END_EOM ? MP1_CH_EOM : end == END_TRUNC ? 0 : MP1_CH_ILLEGAL;
+      rig_run(&r, &in, in.n + 2);
+      const mp1_rm_regs_t *q = &r.st.r;
+      CHECKF(q->b_val == (kind == BCAST), "kind %d end %d: b_val %u", kind, end, q->b_val);
+      CHECKF(q->wp == (uint32_t)(f.n + bkept), "kind %d end %d: wp %u", kind, end, q->wp);
+      if (kind == BCAST) {
+        assert_int_equal(q->b_in, 0);
+        assert_int_equal(q->b_cut, 0);
+        assert_int_equal(q->b_drop, 1);
+        assert_int_equal(q->b_dec, 1);
+      }
+      assert_int_equal(q->cnt_cut + q->cnt_dead + q->cnt_stray, 0);
+      assert_int_equal(q->cnt_bad_addr, kind == BAD);
+      assert_int_equal(q->cnt_bad_long, kind != BAD);
+      rig_run(&r, &in, 300);
+      memcpy(w_st.c + f.n, w_st.c, (size_t)w_st.n); /* F, then B's first segment if kept */
+      memcpy(w_st.c, f.c, (size_t)f.n);
+      w_st.n += f.n;
+      assert_segs_out(&r, MP1_RM_ST, &w_st, 1);
+      assert_segs_out(&r, MP1_RM_RC, &w_rc, 1);
+      assert_true(machine_empty(&r));
+    }
 }
 
 /* A two-dimension header that ends after a1 is cut (§4.4): not written, counted, no copy waits
@@ -1498,6 +1627,7 @@ int main(void) {
       cmocka_unit_test(test_no_adapt_after_straight),
       cmocka_unit_test(test_no_adapt_split_header),
       cmocka_unit_test(test_piggy_intra_long),
+      cmocka_unit_test(test_piggy_intra_cut_at_word_end),
       cmocka_unit_test(test_stop_occupancy),
       cmocka_unit_test(test_stop_threshold),
       cmocka_unit_test(test_fill_to_bound),
@@ -1511,6 +1641,7 @@ int main(void) {
       cmocka_unit_test(test_abort_between_segments),
       cmocka_unit_test(test_cut_front_stops_at_back),
       cmocka_unit_test(test_abort_of_back_message),
+      cmocka_unit_test(test_dropping_back_message_ends),
       cmocka_unit_test(test_header_cut_short),
       cmocka_unit_test(test_over_long_segment),
       cmocka_unit_test(test_piggy_intra),
