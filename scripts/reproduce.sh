@@ -105,9 +105,11 @@ for m in 2 4 6 8 10 12 14 16; do
   far=$("$bin" hop --mesh 16x16 --src 0,0 --dst "$((m - 1)),$((m - 1))" --len 4 --format json \
           | sed -n 's/.*"total":\([0-9]*\).*/\1/p')
   # Hamiltonian path (analytic, as 004 Fig. 16): the same per-node cost as the hardware
-  # broadcast's copies (3 cycles, docs/mp1.md §5.5) along m^2 - 1 nodes, then the message.
-  ham=$(( (m * m - 1) * 3 + 3 * 6 + 1 + 8 ))
-  echo "$m,$hw,$pp,$ham,$((far + 8))" >> "$bc"
+  # broadcast's copies (1 cycle: copies start on their own and go straight speculatively,
+  # docs/mp1_draft4.md §5) along m^2 - 1 nodes, then the message and the sender's 6 cycles to its
+  # first header chunk (docs/mp1_sim.md §2.2).
+  ham=$(( (m * m - 1) + 3 * 6 + 1 + 6 ))
+  echo "$m,$hw,$pp,$ham,$((far + 6))" >> "$bc"
 done
 "$bin" sim --mesh 16x16 --mode sync --traffic broadcast --bcast-size 4 --drain 100000 --seeds 1 \
   --trace "$out/fig15_broadcast4x4_trace.csv" >/dev/null 2>&1
