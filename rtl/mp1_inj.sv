@@ -134,9 +134,9 @@ module mp1_inj #(
     logic [2:0] c;
     logic [7:0] sel_full;
     logic       start, endc, eom, eos, gap, trunc, abort, stray, sel_mine, sel_good, plane_ok;
-    // The message at this front end is another chip's (its selection names another chip): one it
-    // skips, and whose window it mirrors (draft 4 §10.2).
-    logic       other;
+    // In NEXT or WIN: the front end is the serving one (it keeps the controller through NEXT and
+    // WIN), else a skipping one that mirrors the window of the message it skipped (draft 4 §10.2).
+    logic       serving;
     // This front end's bit of the fe_* handshake vectors: pick and yield come from the core; the
     // rest goes to it. stay: it keeps the controller (FWD, NEXT, WIN next); fwd_dat: inj_dat_d
     // while served; fwd_cnt: a chunk of the message is forwarded; restart: a window's message
@@ -174,8 +174,9 @@ module mp1_inj #(
       end
       sel_good = !sel_full[0] && !(sel_full[1] && sel_full[2]) && !out_edge_i[sel_full[4:2]] &&
                  !(sel_full[1] && out_edge_i[{sel_full[4:3], 1'b1}]) && plane_ok;
-      other    = (sel_q[7:5] != chip_i);
     end
+
+    assign serving = (cur_q == ((f == FePb) ? CurPb : CurIf));
 
     // stop depends on registers, the outputs' arbiters and stops, and the other front end's
     // state: the source sees the downstream stop in the same cycle a direct sender would.
@@ -184,9 +185,9 @@ module mp1_inj #(
         FePend:  stop = 1'b1;
         FeFwd:   stop = fork_q ? !(own_x && own_y && !dstop_x && !dstop_y) : !(own_x && !dstop_x);
         // The window (draft 4 §10.2, the interface only): low says the output stays ours, so the
-        // next message to it may follow now without a selection; pb still goes first. After
-        // another chip's message, low: that chip's window is mirrored, its message skipped.
-        FeNext:  stop = !other && !(own_x && keep_x && !dstop_x && (f == FePb || !fe_cand[FePb]));
+        // next message to it may follow now without a selection; pb still goes first. After a
+        // skipped message (whatever the reason), low: the window is mirrored, its message skipped.
+        FeNext:  stop = serving && !(own_x && keep_x && !dstop_x && (f == FePb || !fe_cand[FePb]));
         FeWin:   stop = 1'b1;
         default: stop = 1'b0;
       endcase
@@ -326,8 +327,8 @@ module mp1_inj #(
 
         FeNext: begin
           if (start) begin
-            // No idle chunk after the EOM: the source's fault.
-            inc_drop = 1'b1;
+            // No idle chunk after the EOM: the source's fault, counted by the serving chip only.
+            inc_drop = serving;
             st_d     = FeSkip;
           end else begin
             if (stray || abort) begin
@@ -338,8 +339,8 @@ module mp1_inj #(
         end
 
         FeWin: begin
-          if (start && other) begin
-            // Another chip's window message: skipped as well (§10.2).
+          if (start && !serving) begin
+            // The skipped message's window message: skipped as well, not counted (§10.2).
             st_d = FeSkip;
           end else if (start) begin
             // The next message to the same output: its first chunk, without a selection.
@@ -357,9 +358,9 @@ module mp1_inj #(
         end
 
         FeSkip: begin
-          if (eom && f == FeIf && other) begin
-            // Several chips on one interface: after another chip's message, its window as well
-            // (NEXT, then WIN), so a start in it is that chip's window message (§10.2).
+          if (eom && f == FeIf) begin
+            // Several chips on one interface: after a skipped message, whatever the reason, its
+            // window as well (NEXT, then WIN), so a start in it is a window message (§10.2).
             st_d = FeNext;
           end else if (eom || trunc || abort) begin
             st_d = FeFree;
