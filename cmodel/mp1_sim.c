@@ -458,20 +458,15 @@ static const uint8_t frame_next[4][8] = {
     {4, 0, 0, 0, 1, 1, 1, 1}, {2, 2, 2, 2, 2, 2, 2, 2}, {0, 0, 0, 0, 0, 0, 0, 0}, {0}};
 
 /* A machine blocked (docs/mp1_draft4.md §6): B valid, or F valid, not dropping, with chunks in the
- * buffer (occ > 0, from its oldest chunk still needed) and no copy running: it holds a message it
- * is not sending. */
-static uint32_t rm_blocked(const mp1_rm_regs_t *r) {
+ * buffer (the model's own occupancy) and no copy running: it holds a message it is not sending. */
+static uint32_t rm_blocked(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *m) {
+  const mp1_rm_regs_t *r = &m->r;
   if (r->b_val) return 1;
   if (!r->f_val || r->f_drop) return 0;
-  const uint32_t cs[4] = {r->cs_st, r->cs_ot, r->cs_rc, r->cs_pb};
-  const uint32_t rp[4] = {r->rp_st, r->rp_ot, r->rp_rc, r->rp_pb};
-  uint32_t occ = r->f_dec ? 0 : (r->wp - r->f_base) & 127u;
-  for (uint32_t k = 0; k < 4; k++) {
-    if (cs[k] == MP1_RM_CS_RUN) return 0;
-    const uint32_t from = cs[k] == MP1_RM_CS_WAIT ? r->f_base : rp[k];
-    if (cs[k] != MP1_RM_CS_OFF && ((r->wp - from) & 127u) > occ) occ = (r->wp - from) & 127u;
-  }
-  return occ > 0;
+  if (r->cs_st == MP1_RM_CS_RUN || r->cs_ot == MP1_RM_CS_RUN || r->cs_rc == MP1_RM_CS_RUN ||
+      r->cs_pb == MP1_RM_CS_RUN)
+    return 0;
+  return mp1_rm_occupancy(cfg, m) > 0;
 }
 
 /* Chip v's channel and buffer use this cycle (from state), one plane at a time. A channel is in
@@ -494,7 +489,8 @@ static void chip_sample(sim_t *s, uint32_t v, int win) {
     const mp1_rm_regs_t *a = &pl->rmx.r, *b = &pl->rmy.r;
     if (win) {
       nbusy += (a->f_val || a->b_val) + (b->f_val || b->b_val);
-      hold += rm_blocked(a) + rm_blocked(b);
+      const mp1_rm_cfg_t rc = {s->awf};
+      hold += rm_blocked(&rc, &pl->rmx) + rm_blocked(&rc, &pl->rmy);
     }
     /* an unowned wire is 000 (mp1_plane_out_dat), so only a flit still in its framing needs
      * looking at */

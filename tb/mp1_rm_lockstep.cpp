@@ -53,21 +53,6 @@ struct RmMsg {
                                      // filled: stop high and the current segment all sent,
                                      // or (kAtWp | n) until wp has reached n
 };
-// The buffer's occupancy (docs/mp1_draft4.md §6), from the model's registers: chunks from the
-// oldest one the front message still needs to the write pointer.
-uint32_t occupancy(const mp1_rm_regs_t &r) {
-  if (!r.f_val) return 0;
-  const uint32_t cs[4] = {r.cs_st, r.cs_ot, r.cs_rc, r.cs_pb};
-  const uint32_t rp[4] = {r.rp_st, r.rp_ot, r.rp_rc, r.rp_pb};
-  uint32_t occ = 0;
-  bool wait = !r.f_dec;
-  for (int k = 0; k < 4; k++) {
-    if (cs[k] == 1) wait = true;
-    if (cs[k] >= 2) occ = std::max(occ, (r.wp - rp[k]) & 127u);
-  }
-  return wait ? std::max(occ, (r.wp - r.f_base) & 127u) : occ;
-}
-
 // The chunks on the input and on each output, cycle by cycle from the first, framed as a
 // receiver frames them (docs/mp1.md §2.1): what a chunk is depends on the chunks before it.
 struct Trace {
@@ -553,7 +538,7 @@ class Tb {
     mp1_rm_next_t nx;
     mp1_rm_eval(&cfg_, &m_, &in_, &mo, &nx);
     collect(mo);
-    if (dc_) occ_max_ = std::max(occ_max_, occupancy(m_.r));
+    if (dc_) occ_max_ = std::max(occ_max_, mp1_rm_occupancy(&cfg_, &m_));  // draft 4 §6
     if (dc_) {  // the wire: the input chunk, and the output registers of this cycle
       const uint32_t w[4] = {m_.r.st_dat, m_.r.ot_dat, m_.r.rc_dat, m_.r.pb_dat};
       tr_.in.push_back(in_.in_dat);
