@@ -320,6 +320,7 @@ typedef struct {
   uint32_t keep[8];  /* inj_<d>_keep of output j = 2p + d */
   uint32_t rc_req[MP1_CHIP_MACHINES], pb_req[MP1_CHIP_MACHINES];
   uint32_t rc_any, pb_any;
+  uint32_t err; /* any plane's err (draft-4 §6); a settled plane writes nothing, so gives 0 */
 } planes_out_t;
 
 static void planes_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st,
@@ -335,7 +336,7 @@ static void planes_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st,
   const uint32_t y_dat = mp1_chip_inj_chunk(r, 1, cfg->awf);
   /* Any request, gathered as the planes give them (a settled or quiet plane gives none): read back
    * from the arrays at once, wide, they would wait on the narrow stores (store forwarding). */
-  o->rc_any = o->pb_any = 0;
+  o->rc_any = o->pb_any = o->err = 0;
   for (uint32_t p = 0; p < MP1_CHIP_PLANES; p++) {
     const mp1_plane_state_t *pl = &st->pl[p];
     /* a forked message asks for Y once it owns X (draft-4 §10.3) */
@@ -380,6 +381,7 @@ static void planes_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st,
     o->xin_stop[p] = po.xin_stop, o->yin_stop[p] = po.yin_stop;
     o->xout_dat[p] = po.xout_dat, o->yout_dat[p] = po.yout_dat;
     o->keep[2 * p] = po.inj_x_keep, o->keep[2 * p + 1] = po.inj_y_keep;
+    o->err |= po.err;
   }
 }
 
@@ -510,6 +512,7 @@ void mp1_chip_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st, const 
   out->pbi_stop = stop[1];
   out->rcv_dat = rcv;
   out->pbo_dat = pbo;
+  out->err = po.err;
 }
 
 void mp1_chip_clock(mp1_chip_state_t *st, const mp1_chip_next_t *nx) {

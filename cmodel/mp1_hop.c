@@ -349,6 +349,16 @@ static uint64_t background(hop_ctx_t *h, uint32_t src, uint64_t t) {
   return sent;
 }
 
+/* A chip's err stops the run (docs/mp1_draft4.md §6): a fault of the model, reported with the
+ * first node whose chip raised it and the cycle. */
+static void invariant_fail(const hop_ctx_t *h, uint64_t t, char *err, unsigned errlen) {
+  const uint32_t kx = h->st.cfg.kx, n = kx * h->st.cfg.ky;
+  uint32_t i = 0;
+  while (i + 1 < n && !h->out[i].err) i++;
+  fail(err, errlen, "MP1 buffer invariant broken at node (%u,%u), cycle %llu", i % kx, i / kx,
+       (unsigned long long)t);
+}
+
 /* One simulation; fills res from the walk. With path != NULL (second run) it writes the VCD. */
 static int simulate(const mp1_hop_cfg_t *cfg, mp1_hop_result_t *res, const uint32_t *path,
                     uint32_t path_n, char *err, unsigned errlen) {
@@ -360,7 +370,7 @@ static int simulate(const mp1_hop_cfg_t *cfg, mp1_hop_result_t *res, const uint3
   const uint32_t hdr = make_msg(&h.st.cfg, src, dst, cfg->len, cfg->adaptive, 0, &m);
   res->flits = m.len;
   const uint32_t j0 = ((m.sel >> 3) & 3u) * 2 + ((m.sel >> 2) & 1u);
-  int queued = 0, got = 0;
+  int queued = 0, got = 0, failed = 0;
   uint64_t t_inj = 0, t0 = 0, t_eom = 0;
   uint32_t data_ok = 0;
   uint64_t bg_sent = 0, bg_del = 0;
@@ -377,14 +387,17 @@ static int simulate(const mp1_hop_cfg_t *cfg, mp1_hop_result_t *res, const uint3
     if (path) vcd_dump(&h, t);
     if (observe(&h, t)) {
       fail(err, errlen, "out of memory");
+      failed = 1;
       break;
     }
     /* The first chunk on the source's output link, from its injection controller. */
     if (queued && !t0 && h.nic[src].t_first && t > h.nic[src].t_first &&
         (h.out[src].chan_dat[j0] & 4u) && arb_own(&h.st.chip[src], j0) == 3)
       t0 = t;
+    uint32_t any_err = 0;
     for (uint32_t i = 0; i < n; i++) {
       mp1_rx_msg_t rx;
+      any_err |= h.out[i].err;
       if (mp1_nic_rx(&h.nic[i], h.out[i].rcv_dat, t, &rx) == 1) {
         /* Ours: the same bytes, and a path from the source that ends in this delivery. */
         if (i == dst && !got && t0 && rx.len == cfg->len &&
@@ -397,6 +410,11 @@ static int simulate(const mp1_hop_cfg_t *cfg, mp1_hop_result_t *res, const uint3
         }
       }
     }
+    if (any_err) {
+      invariant_fail(&h, t, err, errlen);
+      failed = 1;
+      break;
+    }
     for (uint32_t i = 0; i < n; i++) {
       const int was_src_head = i == src && queued && h.nic[i].count && !t_inj;
       mp1_nic_tx_step(&h.nic[i], h.out[i].inj_stop, t);
@@ -405,9 +423,10 @@ static int simulate(const mp1_hop_cfg_t *cfg, mp1_hop_result_t *res, const uint3
     mp1_mesh_clock(&h.st, &h.nx);
   }
   if (path) vcd_close(&h.vcd);
-  if (!got) {
-    fail(err, errlen, "the message did not arrive within %llu cycles",
-         (unsigned long long)cfg->max_cycles);
+  if (failed || !got) {
+    if (!failed)
+      fail(err, errlen, "the message did not arrive within %llu cycles",
+           (unsigned long long)cfg->max_cycles);
     ctx_free(&h, n);
     return -1;
   }

@@ -73,6 +73,7 @@ static void put_out(mp1_mesh_out_t *o, const mp1_chip_out_t *co) {
   o->chan_stop[2] = co->p1_xin_stop, o->chan_stop[3] = co->p1_yin_stop;
   o->chan_stop[4] = co->p2_xin_stop, o->chan_stop[5] = co->p2_yin_stop;
   o->chan_stop[6] = co->p3_xin_stop, o->chan_stop[7] = co->p3_yin_stop;
+  o->err = co->err;
 }
 
 void mp1_mesh_eval(const mp1_mesh_state_t *st, const mp1_mesh_in_t *in, mp1_mesh_out_t *out,

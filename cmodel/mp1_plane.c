@@ -68,6 +68,7 @@ void mp1_plane_eval_quiet(const mp1_plane_state_t *st, uint32_t inj_x_req, uint3
   out->rmy_rc_req = 0;
   out->rmy_pb_dat = oy.pb_dat;
   out->rmy_pb_req = 0;
+  out->err = (ox.err | oy.err) != 0; /* as mp1_plane_eval's: 0, quiet machines write nothing */
 }
 
 void mp1_plane_eval(const mp1_plane_cfg_t *cfg, const mp1_plane_state_t *st,
@@ -124,6 +125,7 @@ void mp1_plane_eval(const mp1_plane_cfg_t *cfg, const mp1_plane_state_t *st,
   out->rmy_rc_req = oy.rc_req != 0;
   out->rmy_pb_dat = oy.pb_dat & 7u;
   out->rmy_pb_req = oy.pb_req != 0;
+  out->err = (ox.err | oy.err) != 0; /* the buffer invariant, either machine (draft-4 §6) */
 }
 
 void mp1_plane_regs(const mp1_plane_state_t *st, mp1_plane_regs_t *r) {

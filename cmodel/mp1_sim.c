@@ -596,6 +596,22 @@ static uint64_t chip_strays(const mp1_chip_state_t *c) {
   return d;
 }
 
+/* The first chip whose err is set this cycle (NIL: none): looked for only once the interfaces'
+ * loop has seen one. */
+static uint32_t chip_broken(const sim_t *s) {
+  for (uint32_t v = 0; v < s->nc; v++)
+    if (s->out[v].err) return v;
+  return NIL;
+}
+
+/* The run stops at a broken buffer invariant (docs/mp1_sim.md §4): a fault of the model, reported
+ * with chip v's node (its network node in a torus) and the cycle. */
+static int invariant_fail(const sim_t *s, uint32_t v, uint64_t t, char *err, size_t errlen) {
+  const uint32_t i = node_of(s, v);
+  return mp1_fail(err, errlen, "MP1 buffer invariant broken at node (%u,%u), cycle %llu",
+                  i % s->c->kx, i / s->c->kx, (unsigned long long)t);
+}
+
 static int network_idle(const sim_t *s) {
   for (uint32_t i = 0; i < s->n; i++)
     if (s->node[i].cur != NIL || s->node[i].tx_dat) return 0;
@@ -688,6 +704,7 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
     if (!sync) mp1_arrival_start(&s->ar, &nd->arr, 0.0, &nd->rng);
   }
   int oom = 0, adapt_end = 0;
+  uint32_t broken = NIL; /* the chip whose err stopped the run */
   uint32_t bc_next = c->bcast == MP1_BCAST_P2P ? bcast_next(c, NIL) : NIL;
   uint64_t t;
   const uint64_t tick = t_end / 100 + 1;
@@ -727,9 +744,17 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
       }
     }
     mp1_mesh_eval(&s->st, s->in, s->out, &s->nx);
-    /* the interfaces take their chunks */
+    /* the interfaces take their chunks; any chip's err stops the run (docs/mp1_draft4.md §6) */
     const int win = in_window(s, t);
-    for (uint32_t v = 0; v < nc; v++) rx_chunk(s, v, s->out[v].rcv_dat, t);
+    uint32_t any_err = 0;
+    for (uint32_t v = 0; v < nc; v++) {
+      rx_chunk(s, v, s->out[v].rcv_dat, t);
+      any_err |= s->out[v].err;
+    }
+    if (any_err) {
+      broken = chip_broken(s);
+      break;
+    }
     for (uint32_t i = 0; i < n; i++) {
       node_t *nd = &s->node[i];
       if (win) s->qsum += nd->qn;
@@ -752,6 +777,11 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
       chip_sample(s, v, win);
       mp1_chip_clock(&s->st.chip[v], &s->nx.chip[v]);
     }
+  }
+  if (broken != NIL) {
+    const int rc = invariant_fail(s, broken, t, err, errlen);
+    sim_free(s);
+    return rc;
   }
   if (!adapt_end && t > s->w0) adapt_take(s, 1);
   chan_flush(s);

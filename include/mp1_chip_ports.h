@@ -1,6 +1,7 @@
 /* The one port list of an MP1 chip (docs/mp1.md §11): four planes, the reception and piggy-back
  * arbiters and the injection controller; X(name, width), RTL names name_i, name_o, name_q,
- * dbg_name_o. The planes' registers leave as one packed debug port per plane (§11.4). */
+ * dbg_name_o. The planes' registers leave as one packed debug port per plane (§11.4); the last
+ * output, err, is any plane's err (the buffer invariant, docs/mp1_draft4.md §6). */
 #ifndef MADPOST_MP1_CHIP_PORTS_H
 #define MADPOST_MP1_CHIP_PORTS_H
 
@@ -42,7 +43,8 @@
   X(inj_stop, 1)            \
   X(pbi_stop, 1)            \
   X(rcv_dat, 3)             \
-  X(pbo_dat, 3)
+  X(pbo_dat, 3)             \
+  X(err, 1)
 
 /* The chip's own registers (§11.2, §11.3). */
 #define MP1_CHIP_REGS(X) \

@@ -61,7 +61,8 @@ typedef struct {
  * only, a later segment following it directly (docs/mp1_draft4.md §11; a turn costs none). */
 enum { MP1_HOP_SEG_EXTRA = 1 };
 
-/* Returns 0; -2 with a message in err for a bad configuration; -1 if the run failed. */
+/* Returns 0; -2 with a message in err for a bad configuration; -1 with one if the run failed (no
+ * arrival in time, no memory, or a chip's err: the buffer invariant, docs/mp1_draft4.md §6). */
 int mp1_hop_run(const mp1_hop_cfg_t *cfg, mp1_hop_result_t *res, char *err, unsigned errlen);
 
 #ifdef __cplusplus

@@ -36,6 +36,7 @@ typedef struct {
   uint32_t inj_stop, pbi_stop, rcv_dat, pbo_dat;
   uint32_t chan_dat[MP1_MESH_CHANS];  /* output channel j's chunk */
   uint32_t chan_stop[MP1_MESH_CHANS]; /* input channel j's stop */
+  uint32_t err; /* the chip's err: a machine broke the buffer invariant (draft-4 §6) */
 } mp1_mesh_out_t;
 
 typedef struct {

@@ -85,8 +85,8 @@ void mp1_plane_eval_quiet(const mp1_plane_state_t *st, uint32_t inj_x_req, uint3
  * to the injection (3) if it asks, else to none (mp1_arb_next), and its framing follows the
  * injection's chunk if the injection owns it, else an idle channel. mp1_plane_eval_settled writes
  * next; the outputs are then xin_stop = yin_stop = 0, the rc and pb chunks and requests 0,
- * xout_dat (yout_dat) the injection chunk if the X (Y) arbiter owns 3, else 0, and
- * inj_x_keep = inj_x_req, inj_y_keep = inj_y_req. */
+ * xout_dat (yout_dat) the injection chunk if the X (Y) arbiter owns 3, else 0,
+ * inj_x_keep = inj_x_req, inj_y_keep = inj_y_req, and err = 0 (nothing is written). */
 static inline int mp1_plane_settled(const mp1_plane_state_t *st, uint32_t xin_dat,
                                     uint32_t yin_dat) {
   return mp1_plane_quiet(st, xin_dat, yin_dat) && mp1_rm_settled(&st->rmx) &&

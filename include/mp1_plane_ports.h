@@ -1,5 +1,6 @@
 /* The one port list of an MP1 plane (docs/mp1.md §10): two routing machines and two output
- * arbiters; X(name, width), RTL names name_i, name_o, name_q and dbg_name_o. */
+ * arbiters; X(name, width), RTL names name_i, name_o, name_q and dbg_name_o. The last output, err,
+ * is either machine's err (the buffer invariant, docs/mp1_draft4.md §6). */
 #ifndef MADPOST_MP1_PLANE_PORTS_H
 #define MADPOST_MP1_PLANE_PORTS_H
 
@@ -51,7 +52,8 @@
   X(rmy_rc_dat, 3)           \
   X(rmy_rc_req, 1)           \
   X(rmy_pb_dat, 3)           \
-  X(rmy_pb_req, 1)
+  X(rmy_pb_req, 1)           \
+  X(err, 1)
 
 #define MP1_PLANE_REGS(X)  \
   MP1_RM_REGS_P(X, rmx_)   \

@@ -113,7 +113,7 @@ typedef struct {
 } mp1_sim_chan_t;
 
 /* Runs one seed. chan may be NULL; progress (0..1) is reported through cb if given. Returns 0, or
- * -1 with a message (out of memory). */
+ * -1 with a message (out of memory; a chip's err, where the run stops: docs/mp1_sim.md §4). */
 typedef void (*mp1_sim_progress_fn)(void *ctx, double frac);
 int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_sim_chan_t *chan,
                 mp1_sim_progress_fn cb, void *cb_ctx, char *err, size_t errlen);

@@ -442,6 +442,12 @@ class Tb {
       std::printf("mp1_chip: FAILED seed %" PRIu64 " at cycle %" PRIu64 "\n", o_.seed, c);
       std::exit(1);
     }
+    if (mo.err) {  // the buffer invariant (docs/mp1_draft4.md §6): compared above, and 0 here
+      h_.flush();
+      std::printf("mp1_chip: FAILED seed %" PRIu64 " at cycle %" PRIu64
+                  ": buffer invariant (err)\n", o_.seed, c);
+      std::exit(1);
+    }
     ifs_.step(mo.inj_stop, in_);
     if (!in_.pbloop) pbs_.step(mo.pbi_stop, in_);
     mp1_chip_clock(&m_, &nx_);

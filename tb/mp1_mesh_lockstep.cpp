@@ -393,6 +393,7 @@ std::vector<Sig> node_sigs() {
     s.push_back({pj + "out_dat_o", 3, lockstep::kOut});
     s.push_back({pj + "in_stop_o", 1, lockstep::kOut});
   }
+  s.push_back({"err_o", 1, lockstep::kOut});
   if (LOCKSTEP_CMP_REGS) {
 #define X(n, w) s.push_back({#n "_q", w, lockstep::kReg});
     MP1_CHIP_REGS(X)
@@ -524,6 +525,13 @@ class Tb {
       std::printf("mp1_mesh: FAILED seed %" PRIu64 " at cycle %" PRIu64 "\n", o_.seed, c);
       std::exit(1);
     }
+    for (uint32_t n = 0; n < kN; n++)
+      if (out_[n].err) {  // the buffer invariant (docs/mp1_draft4.md §6): compared, and 0 here
+        h_.flush();
+        std::printf("mp1_mesh: FAILED seed %" PRIu64 " at cycle %" PRIu64
+                    ": buffer invariant (err) at node %u\n", o_.seed, c, n);
+        std::exit(1);
+      }
     for (uint32_t n = 0; n < kN; n++) {
       mp1_rx_msg_t rx;
       if (mp1_nic_rx(&rcv_[n], out_[n].rcv_dat, c, &rx) == 1) {
@@ -689,6 +697,7 @@ class Tb {
         r[i] = get_bits(rtl_->chan_dat_o, 24 * n + 3 * j, 3), m[i++] = mo.chan_dat[j];
         r[i] = get_bits(rtl_->chan_stop_o, 8 * n + j, 1), m[i++] = mo.chan_stop[j];
       }
+      r[i] = get_bits(rtl_->err_o, n, 1), m[i++] = mo.err;
 #if LOCKSTEP_CMP_REGS
       const mp1_chip_state_t *cs = &m_.chip[n];
       uint32_t top = kChipRegBits * (n + 1);

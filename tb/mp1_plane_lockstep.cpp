@@ -171,6 +171,12 @@ class Tb {
       std::printf("mp1_plane: FAILED seed %" PRIu64 " at cycle %" PRIu64 "\n", o_.seed, c);
       std::exit(1);
     }
+    if (mo.err) {  // the buffer invariant (docs/mp1_draft4.md §6): compared above, and 0 here
+      h_.flush();
+      std::printf("mp1_plane: FAILED seed %" PRIu64 " at cycle %" PRIu64
+                  ": buffer invariant (err)\n", o_.seed, c);
+      std::exit(1);
+    }
     const uint32_t req[4] = {mo.rmx_rc_req, mo.rmx_pb_req, mo.rmy_rc_req, mo.rmy_pb_req};
     for (int k = 0; k < 4; k++) arb_[k].step(&g_, req[k], busy_);
     ix_.step(mo.inj_x_own, in_.xout_stop);

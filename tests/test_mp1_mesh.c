@@ -2,8 +2,8 @@
  * reception arbitration, point-to-point delivery, dead flits, adaptive and static routing under
  * blocking, broadcast (forked at the source, docs/mp1_draft4.md §10.3), intra- and inter-plane
  * piggy-back, bad flits, multi-segment messages, the per-hop latency command's figures against
- * seed 004's formula (draft 4 §11), and a mesh wider than 32 with address words of two flits
- * (§14). */
+ * seed 004's formula (draft 4 §11), a mesh wider than 32 with address words of two flits (§14),
+ * and the buffer invariant's err carried up from the machines (draft 4 §6). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "check.h"
 #include "mp1_hop.h"
 #include "mp1_mesh.h"
 #include "mp1_nic.h"
@@ -73,6 +74,8 @@ static void rig_step(rig_t *r) {
   mp1_mesh_eval(&r->st, r->in, r->out, &r->nx);
   for (uint32_t i = 0; i < r->n; i++) {
     mp1_rx_msg_t m;
+    CHECKF(!r->out[i].err, "node %u: buffer invariant (err) at cycle %llu", i,
+           (unsigned long long)r->t); /* senders that honour stop never raise it */
     if (mp1_nic_rx(&r->rx[i], r->out[i].rcv_dat, r->t, &m) == 1 && r->ngot < MAXGOT) {
       got_t *g = &r->got[r->ngot++];
       g->node = i, g->len = m.len, g->t = r->t;
@@ -656,6 +659,91 @@ static void test_reception_round_robin(void **state) {
   rig_free(r);
 }
 
+/* ---- the buffer invariant carried up (docs/mp1_draft4.md §6) ----------------------------- */
+
+/* One machine's input stream from a sender that ignores stop: a static message (to a in the
+ * machine's dimension, then a DELIVER at b in the other) of a 97-chunk segment and a 61-chunk
+ * one, as tests/test_mp1_rm.c's test_err_when_stop_ignored drives a lone machine. Returns its
+ * length. */
+static int overrun_stream(uint8_t *seq, uint32_t a, uint32_t b) {
+  int n = put_flit(seq, 0, code(MP1_CODE_P2P_STATIC, a));
+  n = put_flit(seq, n, code(MP1_CODE_DELIVER, b));
+  for (uint32_t i = 0; i < 30; i++) n = put_flit(seq, n, i);
+  seq[n++] = MP1_CH_EOS;
+  for (uint32_t i = 0; i < 20; i++) n = put_flit(seq, n, i + 50);
+  seq[n++] = MP1_CH_EOM;
+  return n;
+}
+
+/* The cycle of the first err (-1: none). Both outputs of plane p at (8,8) have their receivers'
+ * stop high, so nothing leaves the machine of input dim (0 X, 1 Y) that the stream fills: as the
+ * lone machine, its writer reaches the oldest chunk F needs with chunk 127 (occupancy 127). The
+ * chip's err must rise in the same cycle as the plane's. */
+static int overrun_plane(uint32_t p, uint32_t dim, mp1_chip_state_t *at127) {
+  const uint32_t neg_x = (p >> 1) & 1u, neg_y = p & 1u;
+  const uint32_t neg_a = dim ? neg_y : neg_x, neg_b = dim ? neg_x : neg_y;
+  uint8_t seq[256];
+  const int n = overrun_stream(seq, neg_a ? 3 : 13, neg_b ? 3 : 13);
+  mp1_plane_state_t pst;
+  mp1_plane_next_t pnx;
+  mp1_plane_reset(&pst);
+  mp1_plane_in_t pin = {.px = 8, .py = 8, .nx = neg_x, .ny = neg_y, .xout_stop = 1, .yout_stop = 1};
+  mp1_chip_state_t cst;
+  mp1_chip_next_t cnx;
+  mp1_chip_reset(&cst);
+  mp1_chip_in_t cin = {.px = 8, .py = 8, .xmax = 15, .ymax = 15};
+  uint32_t *xin[4] = {&cin.p0_xin_dat, &cin.p1_xin_dat, &cin.p2_xin_dat, &cin.p3_xin_dat};
+  uint32_t *yin[4] = {&cin.p0_yin_dat, &cin.p1_yin_dat, &cin.p2_yin_dat, &cin.p3_yin_dat};
+  uint32_t *xs[4] = {&cin.p0_xout_stop, &cin.p1_xout_stop, &cin.p2_xout_stop, &cin.p3_xout_stop};
+  uint32_t *ys[4] = {&cin.p0_yout_stop, &cin.p1_yout_stop, &cin.p2_yout_stop, &cin.p3_yout_stop};
+  *xs[p] = *ys[p] = 1;
+  int first = -1;
+  for (int t = 0; t < n + 4; t++) {
+    const uint32_t c = t < n ? seq[t] : 0;
+    if (t == 127 && at127) *at127 = cst;
+    *(dim ? &pin.yin_dat : &pin.xin_dat) = *(dim ? yin : xin)[p] = c;
+    mp1_plane_out_t po;
+    mp1_chip_out_t co;
+    mp1_plane_eval(&(mp1_plane_cfg_t){.awf = 1}, &pst, &pin, &po, &pnx);
+    mp1_chip_eval(&(mp1_chip_cfg_t){.awf = 1}, &cst, &cin, &co, &cnx);
+    assert_int_equal(co.err, po.err);
+    if (po.err && first < 0) first = t;
+    mp1_plane_clock(&pst, &pnx);
+    mp1_chip_clock(&cst, &cnx);
+  }
+  return first;
+}
+
+static void test_err_plane_and_chip(void **state) {
+  (void)state;
+  for (uint32_t p = 0; p < MP1_CHIP_PLANES; p++)
+    for (uint32_t dim = 0; dim < 2; dim++)
+      CHECKF(overrun_plane(p, dim, NULL) == 127, "plane %u, machine rm%c", p, dim ? 'y' : 'x');
+}
+
+/* The mesh gives node n's chip's err as out[n].err: node 1 of a 2x1 mesh is given the chip state
+ * of the overrun above just before its chunk 127, and node 0's plane-0 X output (its straight
+ * machine's register) carries that chunk into it. */
+static void test_err_mesh(void **state) {
+  (void)state;
+  mp1_chip_state_t at127;
+  assert_int_equal(overrun_plane(0, 0, &at127), 127);
+  uint8_t seq[256];
+  overrun_stream(seq, 13, 13);
+  mp1_mesh_state_t st;
+  mp1_mesh_next_t nx;
+  assert_int_equal(mp1_mesh_init(&st, &nx, (mp1_mesh_cfg_t){.kx = 2, .ky = 1}), 0);
+  st.chip[1] = at127;
+  st.chip[0].pl[0].arbx_own = 1;
+  st.chip[0].pl[0].rmx.r.st_dat = seq[127];
+  mp1_mesh_in_t in[2] = {{0}};
+  mp1_mesh_out_t out[2];
+  mp1_mesh_eval(&st, in, out, &nx);
+  assert_int_equal(out[0].err, 0);
+  assert_int_equal(out[1].err, 1);
+  mp1_mesh_free(&st, &nx);
+}
+
 /* ---- mesh level ------------------------------------------------------------------------ */
 
 static void test_dead_flit_runs_on(void **state) {
@@ -1115,6 +1203,8 @@ int main(void) {
       cmocka_unit_test(test_window_start_in_next),
       cmocka_unit_test(test_window_two_chips),
       cmocka_unit_test(test_reception_round_robin),
+      cmocka_unit_test(test_err_plane_and_chip),
+      cmocka_unit_test(test_err_mesh),
       cmocka_unit_test(test_dead_flit_runs_on),
       cmocka_unit_test(test_bad_address_and_code),
       cmocka_unit_test(test_multi_segment),

@@ -373,6 +373,7 @@ static int cmd_meshbench(int argc, char **argv) {
     return 1;
   }
   uint64_t rng = 0x9e3779b97f4a7c15ull, sent = 0, got = 0;
+  int rc = 0;
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   for (uint32_t t = 0; t < cycles; t++) {
@@ -395,22 +396,30 @@ static int cmd_meshbench(int argc, char **argv) {
     mp1_mesh_eval(&st, in, out, &nx);
     for (uint32_t i = 0; i < n; i++) {
       mp1_rx_msg_t r;
+      if (out[i].err) { /* the buffer invariant (docs/mp1_draft4.md §6): a fault of the model */
+        fprintf(stderr, "\nmadpost: meshbench: MP1 buffer invariant broken at node (%u,%u), "
+                "cycle %u\n", i % kx, i / kx, t);
+        rc = 1;
+        break;
+      }
       if (mp1_nic_rx(&nic[n + i], out[i].rcv_dat, t, &r) == 1) got++;
       mp1_nic_tx_step(&nic[i], out[i].inj_stop, t);
     }
+    if (rc) break;
     mp1_mesh_clock(&st, &nx);
   }
   clock_gettime(CLOCK_MONOTONIC, &t1);
   const double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-  printf("meshbench: %ux%u mesh, %u cycles in %.2f s: %.2f M chip-cycles/s, %.0f mesh cycles/s; "
-         "%llu messages sent, %llu delivered\n",
-         kx, ky, cycles, sec, (double)n * cycles / sec / 1e6, cycles / sec,
-         (unsigned long long)sent, (unsigned long long)got);
+  if (!rc)
+    printf("meshbench: %ux%u mesh, %u cycles in %.2f s: %.2f M chip-cycles/s, %.0f mesh cycles/s; "
+           "%llu messages sent, %llu delivered\n",
+           kx, ky, cycles, sec, (double)n * cycles / sec / 1e6, cycles / sec,
+           (unsigned long long)sent, (unsigned long long)got);
   mp1_mesh_free(&st, &nx);
   free(in);
   free(out);
   free(nic);
-  return 0;
+  return rc;
 }
 
 int main(int argc, char **argv) {
