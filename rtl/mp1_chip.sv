@@ -59,6 +59,7 @@ module mp1_chip #(
   output logic                    pbi_stop_o,
   output logic [2:0]              rcv_dat_o,
   output logic [2:0]              pbo_dat_o,
+  output logic                    err_o,
   output logic [3:0]              dbg_rca_own_o,
   output logic [2:0]              dbg_rca_last_o,
   output logic [1:0]              dbg_rca_pos_o,
@@ -117,6 +118,8 @@ module mp1_chip #(
   logic [3:0]  pba_own_q;
   logic [1:0]  pba_own_plane;
   logic [4*PlaneRegBits-1:0] dbg_p;
+  // Plane p's err_o: one of its machines broke the buffer invariant (draft 4 §6).
+  logic [3:0]  plane_err;
 
   assign xin_dat   = {p3_xin_dat_i, p2_xin_dat_i, p1_xin_dat_i, p0_xin_dat_i};
   assign yin_dat   = {p3_yin_dat_i, p2_yin_dat_i, p1_yin_dat_i, p0_yin_dat_i};
@@ -309,6 +312,7 @@ module mp1_chip #(
       .rmy_rc_req_o               (rc_req[2*p+1]),
       .rmy_pb_dat_o               (pb_dat[6*p+3+:3]),
       .rmy_pb_req_o               (pb_req[2*p+1]),
+      .err_o                      (plane_err[p]),
       .dbg_rmx_ic_o               (dbg_rmx_ic),
       .dbg_rmx_isr_o              (dbg_rmx_isr),
       .dbg_rmx_iseg_o             (dbg_rmx_iseg),
@@ -530,6 +534,9 @@ module mp1_chip #(
   // free output in one cycle as a straight copy does (draft 4 §5.4).
   logic unused_inj_free;
   assign unused_inj_free = ^inj_free;
+
+  // The buffer invariant (draft 4 §6), any plane's: combinational, 0 in every correct run.
+  assign err_o = |plane_err;
 
   assign dbg_p0_o = dbg_p[0*PlaneRegBits+:PlaneRegBits];
   assign dbg_p1_o = dbg_p[1*PlaneRegBits+:PlaneRegBits];

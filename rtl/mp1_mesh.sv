@@ -38,6 +38,7 @@ module mp1_mesh #(
   output logic [3*N-1:0]     pbo_dat_o,
   output logic [24*N-1:0]    chan_dat_o,
   output logic [8*N-1:0]     chan_stop_o,
+  output logic [N-1:0]       err_o,
   output logic [ChipRegBits*N-1:0]    dbg_chip_o,
   output logic [4*PlaneRegBits*N-1:0] dbg_plane_o
 );
@@ -191,6 +192,7 @@ module mp1_mesh #(
         .pbi_stop_o          (pbi_stop_o[Node]),
         .rcv_dat_o           (rcv_dat_o[3*Node +: 3]),
         .pbo_dat_o           (pbo_dat_o[3*Node +: 3]),
+        .err_o               (err_o[Node]),
         .dbg_rca_own_o       (dbg_rca_own),
         .dbg_rca_last_o      (dbg_rca_last),
         .dbg_rca_pos_o       (dbg_rca_pos),

@@ -53,6 +53,7 @@ module mp1_plane #(
   output logic          rmy_rc_req_o,
   output logic [2:0]    rmy_pb_dat_o,
   output logic          rmy_pb_req_o,
+  output logic          err_o,
   output logic [1:0]     dbg_rmx_ic_o,
   output logic [4:0]     dbg_rmx_isr_o,
   output logic          dbg_rmx_iseg_o,
@@ -173,10 +174,10 @@ module mp1_plane #(
   // Arbiter outputs: own[0] straight machine, own[1] turning machine, own[2] injection.
   logic [2:0] arbx_own, arby_own;
   logic       arbx_free, arby_free;
-  // The machines' buffer invariant (draft 4 §6): not a plane port; each machine asserts it.
+  // The machines' buffer invariant (draft 4 §6): each machine asserts it, and the plane carries it
+  // up as err_o, high when either machine breaks it (combinational).
   logic       rmx_err, rmy_err;
-  logic       unused_err;
-  assign unused_err = rmx_err ^ rmy_err;
+  assign err_o = rmx_err | rmy_err;
 
   mp1_rm #(
     .AWF (AWF)
