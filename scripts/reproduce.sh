@@ -76,17 +76,21 @@ for k in 8 16; do
     done
   done
   # The transpose under oblivious routing: the row k-1 messages wait in one line at the turn
-  # node; consecutive deliveries give the period, the first delivery plus (line - 1) periods the
-  # analysis.
+  # node; consecutive deliveries give the period, the first delivery plus (line - 1) periods (and
+  # the last message's Y hops) the analysis.
   for L in 6 32 48 96; do
     "$bin" sim --mesh "${k}x$k" --mode sync --traffic transpose --routing oblivious --length "$L" \
       --drain 2000000 --seeds 1 --trace "$out/.trace.csv" --format csv >/dev/null 2>&1
     last=$(awk -F, 'NR > 1 && $10 > l { l = $10 } END { print l + 1 }' "$out/.trace.csv")
-    awk -F, -v k="$k" 'NR > 1 && $3 == k - 1 { print $10 }' "$out/.trace.csv" | sort -n > "$out/.t"
-    P=$(awk 'NR > 1 { print $1 - p } { p = $1 }' "$out/.t" | tail -n +2 | sort -n \
+    # row k-1's deliveries, each less its Y hops: the line passes the turn node and its messages
+    # go down one row further each, so a delivery comes one cycle after the line's advance per
+    # extra hop; the period is how often the line advances (004 §4.6), as scripts/check_paper.sh
+    awk -F, -v k="$k" 'function abs(v) { return v < 0 ? -v : v }
+      NR > 1 && $3 == k - 1 { print $10 - abs($5 - $3), $10 }' "$out/.trace.csv" | sort -n > "$out/.t"
+    P=$(awk 'NR > 1 { print $1 - p } { p = $1 }' "$out/.t" | sort -n \
           | awk '{ g[NR] = $1 } END { print g[int((NR + 1) / 2)] }')
-    awk -v k="$k" -v L="$L" -v P="$P" -v last="$last" '{ t[NR] = $1 } END {
-        m = NR; pred = t[1] + (m - 1) * P + 1
+    awk -v k="$k" -v L="$L" -v P="$P" -v last="$last" '{ t[NR] = $2; a[NR] = $1 } END {
+        m = NR; pred = a[1] + (m - 1) * P + (t[m] - a[m]) + 1
         printf "%d,%d,%d,%d,%d,%d,%d,%d,%.2f\n", k, L, P, 3 * L + 2, t[1] + 1, m, pred, last,
           100 * (last - pred) / last }' "$out/.t" >> "$tp"
   done
@@ -167,6 +171,33 @@ chanload() { # chanload ROUTING: crossings per generated message of each plane's
 cl=$out/channel_loads.csv
 echo "routing,analytic_max,channels_at_max,measured_there,error_at_max_pct,measured_max,mean_abs_error_pct,worst_error_pct,channels_compared,messages" > "$cl"
 for r in oblivious restrictive; do chanload "$r" >> "$cl"; done
+
+# ---- Where saturation appears, and how much the arrival process moves it -----------------------
+# 004 §4.1: "The saturation will appear first in the heaviest-loaded channels, e.g. the central
+# ones". At the first load whose queue overflowed (Fig. 9 sweeps), the nodes with the longest mean
+# injection delay over the three runs, and the busiest channels' owned-but-waiting share.
+log "saturation sites"
+ss=$out/sat_sites.csv
+echo "routing,load,rank,x,y,messages,inj_delay_mean,inj_delay_max,all_nodes_inj_delay_mean" > "$ss"
+for r in oblivious restrictive adaptive; do
+  l=$(awk -F, '/^#/ || /^load/ { next } $2 > 0 { print $1; exit }' "$out/fig9_$r.csv")
+  [ -n "$l" ] || continue
+  "$bin" sim --mesh 16x16 --routing "$r" --load "$l" "${RUN[@]}" --trace "$out/.sat.csv" \
+    --format csv >/dev/null 2>&1
+  # per node: x,y,mean injection delay (queue entry to the interface buffer: inj_delay),max,messages
+  awk -F, 'NR > 1 { k = $2 "," $3; n[k]++; d = $8 - $7; s[k] += d; if (d > m[k]) m[k] = d }
+    END { for (k in n) printf "%s,%.1f,%d,%d\n", k, s[k] / n[k], m[k], n[k] }' "$out/.sat.csv" \
+    | sort -t, -k3,3 -g -r > "$out/.top"
+  all=$(awk -F, 'NR > 1 { s += $8 - $7; n++ } END { printf "%.2f", s / n }' "$out/.sat.csv")
+  head -5 "$out/.top" | awk -F, -v r="$r" -v l="$l" -v a="$all" \
+    '{ printf "%s,%s,%d,%s,%s,%s,%s,%s,%s\n", r, l, NR, $1, $2, $5, $3, $4, a }' >> "$ss"
+done
+rm -f "$out/.sat.csv" "$out/.top"
+# 004 says only that message generation "is randomised in time": the Fig. 9 sweeps again with
+# uniform gaps on [0, 2/rate] (the same mean rate, a third of the exponential gaps' variance).
+for r in oblivious restrictive adaptive; do
+  sweep "fig9u_$r" "$STEP" --routing "$r" --arrival uniform
+done
 
 # ---- Plots -----------------------------------------------------------------------------------------
 log "plots"

@@ -46,15 +46,15 @@ for r in oblivious restrictive adaptive; do
 done
 declare -A paper=([oblivious]=37 [restrictive]=60 [adaptive]=67.5)
 for r in oblivious restrictive adaptive; do
-  echo "| saturation load, $r | ${paper[$r]}% | ${sat[$r]}% | $(fmt "$(calc "${sat[$r]} - ${paper[$r]}")") points ([a](#a-saturation-comes-early)) |"
+  echo "| saturation load, $r | ${paper[$r]}% | ${sat[$r]}% | $(fmt "$(calc "${sat[$r]} - ${paper[$r]}")") points ([a](#a-saturation)) |"
 done
 for r in oblivious restrictive adaptive; do
-  echo "| most loaded channel at saturation, $r | 86% | $(fmt "${util[$r]}")% | ([a](#a-saturation-comes-early)) |"
+  echo "| most loaded channel at saturation, $r | 86% | $(fmt "${util[$r]}")% | ([a](#a-saturation)) |"
 done
 amax=$(maxof "$d/fig9_adaptive.csv" adapt_per_msg)
 echo "| adaptations per message, highest load | below 1 | $(fmt "$amax" 3) | as the paper |"
 echo "| buffers holding a waiting segment at saturation, oblivious | under 3% of 2048 | $(fmt "$(calc "100 * ${buf[oblivious]} / 2048")" 2)% | as the paper |"
-echo "| the same, restrictive (randomised injection) | about 9% | $(fmt "$(calc "100 * ${buf[restrictive]} / 2048")" 2)% | ([a](#a-saturation-comes-early)) |"
+echo "| the same, restrictive (randomised injection) | about 9% | $(fmt "$(calc "100 * ${buf[restrictive]} / 2048")" 2)% | ([a](#a-saturation)) |"
 while IFS=, read -r r amax nat there err mmax meanerr worst n msgs; do
   [ "$r" = routing ] && continue
   want=$([ "$r" = oblivious ] && echo "4/255 = 0.01569" || echo "2/255 = 0.00784")
@@ -83,7 +83,10 @@ cat <<EOF
 ## Synchronous matrix transpose, oblivious routing (Figs. 12, 13)
 
 Row \`k - 1\`'s messages wait in one line at the node where they turn. The measured period is the
-median gap between their deliveries; the analysis is *first delivery + (line - 1) x period*.
+median gap between their deliveries, each less its Y hops (each next message of the line goes one
+row further down, so its delivery comes a cycle after the line's advance): how often the line
+advances one hop, 004 §4.6's "repeated each (3L+2) cycles". The analysis is *first delivery +
+(line - 1) x period + the last message's Y hops*.
 
 | mesh | L (bytes) | period: ours | period: 004 (3L + 2) | analysis | measured completion | error |
 |---|---|---|---|---|---|---|
@@ -111,9 +114,9 @@ cat <<EOF
 ## Broadcast (Figs. 15, 16)
 
 Completion of a broadcast from the corner of a square of side m (16x16 mesh), in cycles: MP1's
-hardware broadcast (two messages, docs/mp1.md §5.5), one message per node in turn, a Hamiltonian
-path (analytic), and one message to the farthest node alone (\`madpost hop\` + 8 cycles of
-injection).
+hardware broadcast (one code-4 message, forked into X and Y by the injection controller,
+docs/mp1_draft4.md §10.3), one message per node in turn, a Hamiltonian path (analytic), and one
+message to the farthest node alone (\`madpost hop\` + 6 cycles of injection).
 
 | side | MP1 broadcast | one message per node | Hamiltonian path | farthest node alone | broadcast / farthest |
 |---|---|---|---|---|---|
@@ -146,69 +149,85 @@ cat <<EOF
 
 ## Differences explained
 
-### a. Saturation comes early
-
-Our three routings saturate in the paper's order, with adaptive gaining most, but at about two
-thirds of its loads, and with the most loaded channel less busy than 86%. Three findings, from the
-runs above, point to the cause: fixed per-message costs of this design's channel protocol that a
-6-byte message cannot amortise, and injection that gives way to through traffic.
+### a. Saturation
 
 EOF
-occ=$(awk -F, '/^#/ || $1 == "x" { next } { b += $6 - $7; x += $5 } END { printf "%.1f", b / x }' "$d/chan_oblivious.csv")
-p6=$(awk -F, '$1 == 16 && $2 == 6 { print $3 }' "$d/transpose_period.csv")
-p32=$(awk -F, '$1 == 16 && $2 == 32 { print $3 }' "$d/transpose_period.csv")
+occ=$(awk -F, '/^#/ || $1 == "x" { next } { b += $6 - $7 - $8; x += $5 } END { printf "%.1f", b / x }' "$d/chan_oblivious.csv")
+declare -A wsat
+for r in oblivious restrictive adaptive; do
+  l=$(awk -F, '/^#/ || /^load/ { next } $2 > 0 { print $1; exit }' "$d/fig9_$r.csv")
+  wsat[$r]=$(awk -F, -v l="$l" -v c="$(col "$d/fig9_$r.csv" util_wait_max)" \
+    '/^#/ || /^load/ { next } $1 == l { print $c; exit }' "$d/fig9_$r.csv")
+done
 cat <<EOF
-1. **A channel cannot take the next message at once.** While it carries a message a channel is
-   assigned for about as many cycles as the message has chunks ($occ cycles per live crossing at
-   10% load, oblivious; a 6-byte message has 18 or, after its turn, 15 chunks, plus the EOM).
-   But back to back, as in the synchronous transpose, a channel passes one 6-byte message every
-   $p6 cycles where 004 has 3L + 2 = 20 (next section): after a message's EOM the output is handed
-   over (a cycle), the next segment must see an idle chunk on it (§8.8 rule 3), and a message
-   waiting in a buffer starts its emission only once it owns the output (§8.4). So a saturated
-   channel is in use at most about 19 of every $p6 cycles ($(calc "100 * 19 / $p6" | xargs printf "%.0f")%) with 6-byte messages, and
-   the network's capacity is about 20/$p6 of 004's: its saturation loads 37, 60 and 67.5% scale
-   to $(calc "37 * 20 / $p6" | xargs printf "%.0f"), $(calc "60 * 20 / $p6" | xargs printf "%.0f") and $(calc "67.5 * 20 / $p6" | xargs printf "%.0f")%. The injection channel pays more per message: the selection
-   segment (a flit and EOS) and an idle chunk before the message.
-EOF
-cat <<EOF
-2. **Longer messages reach the paper's channel figure.** With the fixed costs amortised, the most
-   loaded channel at saturation approaches or passes 86%:
+Our routings saturate in the paper's order, with adaptive gaining most, but below its loads
+(table above). What draft 4 changed, and what the runs show of what is left:
 
-   | routing | length (bytes) | saturation load | most loaded channel there |
+1. **The channel costs what 004 says.** Back to back a channel passes one message every 3L + 2
+   cycles (section d), and at 10% load (oblivious) a channel is assigned, owned-but-waiting and
+   dead-flit cycles apart, $occ cycles per live crossing (a 6-byte message has 18 chunks, or 15
+   after its turn, plus the EOM). The per-message costs of draft 3 (docs/mp1_draft4.md §1, A-E)
+   are gone and are no longer the cause.
+2. **Where saturation appears.** 004 §4.1: "The saturation will appear first in the
+   heaviest-loaded channels, e.g. the central ones in the random distribution." Under adaptive
+   routing so does ours; under oblivious routing it appears at the start of lines of stopped
+   machines. At the first load whose queue overflowed, the nodes with the longest mean injection
+   delay (sat_sites.csv, three runs):
+
+   | routing | load | nodes (x,y): mean injection delay, cycles | all nodes |
    |---|---|---|---|
 EOF
-for r in oblivious adaptive; do
-  for L in 6 32 48 96; do
-    f=$d/fig10_${r}_L$L.csv; [ "$L" = 6 ] && f=$d/fig9_$r.csv
-    row=$(satrow "$f")
-    echo "   | $r | $L | $(get "$f" "$row" load)% | $(fmt "$(get "$f" "$row" util_max)")% |"
-  done
+for r in oblivious restrictive adaptive; do
+  awk -F, -v r="$r" 'NR > 1 && $1 == r { l = $2; a = $9; s = s (s ? ", " : "") "(" $4 "," $5 "): " $7 }
+    END { if (l != "") printf "   | %s | %s%% | %s | %s |\n", r, l, s, a }' "$d/sat_sites.csv"
 done
-capo=$(maxof "$d/capacity_oblivious.csv" throughput_pct)
-capa=$(maxof "$d/capacity_adaptive.csv" throughput_pct)
-ido=$(get "$d/fig9_oblivious.csv" "$(satrow "$d/fig9_oblivious.csv")" inj_delay)
-idr=$(get "$d/fig9_restrictive.csv" "$(satrow "$d/fig9_restrictive.csv")" inj_delay)
 cat <<EOF
 
-3. **Injection gives way.** At each output the injection controller comes after the straight and
-   the turning machine (docs/mp1.md §4), an interface message that cannot start yields (§11.3),
-   and the interface sends one message at a time, so the head of a node's queue waits for its one
-   output while other messages wait behind it. Near the busiest channels the queue fills while
-   those channels still have idle cycles: at saturation the injection delay is already
-   $(fmt "$ido") cycles (oblivious) and $(fmt "$idr") (restrictive), against under 1 at low load.
-   With a 64-message queue the network carries more before its latency runs away: the accepted
-   load reaches $(fmt "$capo")% (oblivious) and $(fmt "$capa")% (adaptive), against saturation loads
-   of ${sat[oblivious]}% and ${sat[adaptive]}% with 10 messages (capacity_*.csv).
+   Oblivious: the ends of the edge rows, whose messages enter the plane's busiest row (its X
+   channels carry 004's maximum 4/255, section b) at its start, not its centre. The mechanism is
+   004 §3.2's "A buffer containing a blocked segment will not accept any more inputs until the
+   buffered packet resumes transmission" (docs/mp1_draft4.md §6, \`stop\`): a machine whose
+   message waits for its output stops its input; the machine upstream, holding the next message
+   of that line, then owns its own output and waits, so it is blocked too, and one conflict stops
+   the line back to its start. A channel near the start carries little but is owned and waiting
+   much of the time (docs/mp1_draft4.md §13.1 has the channels of one run), and the node there
+   injects into it. Restrictive: the worst nodes are spread and their delays are less extreme.
+   Adaptive: the worst nodes are central, as 004 describes, and the mean over all nodes is half
+   the worst: the whole network is near what it carries, not one hot spot. At the first
+   overflowing load the busiest channel is owned but idle for $(fmt "${wsat[oblivious]}")% (oblivious),
+   $(fmt "${wsat[restrictive]}")% (restrictive) and $(fmt "${wsat[adaptive]}")% (adaptive) of the cycles (util_wait_max).
+3. **What moves it, and what does not** (C-model experiments, not kept; numbers in
+   docs/mp1_draft4.md §13). The arbiters' order is where 004 is silent: it says only that "the
+   first segments reserves routing machines on its route, which are not released until an EOM
+   condition is established". With through traffic always before the injection (no owner-last at
+   the EOM) the first overflows move to the central nodes of the edge rows, as 004 describes, but
+   at the same oblivious load, and turning messages starve under restrictive routing; an arbiter
+   that grants no output whose \`stop\` is high gains one step for oblivious and loses one for
+   restrictive and two for adaptive; without the injection window nothing moves.
+EOF
+uo=$(get "$d/fig9u_oblivious.csv" "$(satrow "$d/fig9u_oblivious.csv")" load)
+ur=$(get "$d/fig9u_restrictive.csv" "$(satrow "$d/fig9u_restrictive.csv")" load)
+ua=$(get "$d/fig9u_adaptive.csv" "$(satrow "$d/fig9u_adaptive.csv")" load)
+capo=$(maxof "$d/capacity_oblivious.csv" throughput_pct)
+capa=$(maxof "$d/capacity_adaptive.csv" throughput_pct)
+cat <<EOF
+4. **The arrival process.** 004 says only that message generation "is randomised in time". The
+   same sweeps with uniform gaps on [0, 2/rate] (the same mean rate, a third of the variance;
+   fig9u_*.csv) saturate at $uo, $ur and $ua% (oblivious, restrictive, adaptive) against
+   ${sat[oblivious]}, ${sat[restrictive]} and ${sat[adaptive]}% with exponential gaps: the 10-message queue
+   overflows on a burst, so the saturation load depends on a law 004 does not give. We keep
+   exponential gaps (a time-driven simulator that draws each cycle, as 004's DAP model, makes
+   geometric gaps, their discrete form).
+5. **What the network carries.** With a 64-message queue, past the 10-message queue's
+   overflow, the accepted load reaches $(fmt "$capo")% (oblivious) and $(fmt "$capa")% (adaptive)
+   (capacity_*.csv), against 004's saturation loads of 37 and 67.5%. So our network carries
+   about 004's throughput; what comes early is the overflow of a 10-message queue at a few nodes
+   (004 §4.2 counts "the highest network load achieved without flooding the injection queue").
 
-Together: 004's loads scaled by the back-to-back cost (a.1) are about what our network carries
-when the queue does not limit it, and our 10-message queue overflows earlier still, at
-${sat[oblivious]}, ${sat[restrictive]} and ${sat[adaptive]}%, because injection gives way (a.3).
-
-004 does not say how MP1 arbitrates injection against through traffic, how its interface hands a
-message to the injection channel, or what a channel costs between two messages; we have not
-tuned these choices to its figures. Buffers: our oblivious runs saturate with few buffers
-holding a waiting segment, as 004's; restrictive runs saturate earlier than 004's, at fewer
-occupied buffers than its 9%.
+So the targets still missed (saturation within one step of 37 / 60 / 67.5%, the busiest channel
+within 5 points of 86% there) rest on the injection queues of the nodes above, fed through 004
+§3.2's stop rule, together with the output arbitration and the arrival law that 004 does not
+state; docs/mp1_draft4.md §13.1 keeps the question open.
 
 ### b. Channel loads
 
@@ -222,15 +241,21 @@ flits apart) agree with the paths within the sampling error of the run.
 
 004's Fig. 11a distance law is lost in the OCR; ours is p(d) = (7 - d)/20 for d = 1..5, whose mean
 is the paper's 2.5 (docs/mp1_sim.md §3). Local traffic saturates, as in 004, by injection-queue
-overflow with the busiest channel far from full (004: 39%); our injection costs (a.1, a.3) bring
-it earlier than 004's 70-80%.
+overflow with the busiest channel far from full (004: 39%; ours: the table). 004: "The system
+saturates because the injection queue overflows, due to the high message generation rate
+applied." Ours does so at the same load for both routings: with a mean path of 2.5 hops the
+routing hardly matters and the interface limits both, where 004's restrictive routing saturates
+10 points before its adaptive. What would make restrictive routing lose those 10 points on such
+short paths 004 does not say, and its distance law, which sets how many messages share a
+channel, is lost; so our restrictive figure stays above 004's.
 
 ### d. The transpose period
 
-Our period is 3L + 7 for one-segment messages and 2 cycles more per further segment (the EOS
-and the idle chunk after it, docs/mp1.md §13.3), against 004's 3L + 2: the costs of a.1, paid by
-each message that moves up the line. The analysis built on our period matches the measured
-completion within the table's error (under 2%). Adaptive routing finishes the 16x16 transpose in
+Our period is 004's 3L + 2 for one-segment messages (L = 6, 32) and one cycle more per further
+segment (L = 48: two segments, 96: three): the EOS chunk that ends each segment but the last
+(docs/mp1_draft4.md §1 E: a later segment follows its EOS directly, with no idle chunk; the EOS
+itself is 004's "special code" and takes a chunk). The analysis built on our period matches the
+measured completion within the table's error (under 2%). Adaptive routing finishes the 16x16 transpose in
 EOF
 tr=$(awk -F, '$1 == 16 && $2 == "transpose" { c[$4 "," $3] = $5; L[$4] = 1 }
   END { lo = 9; hi = 0; for (l in L) { r = c[l ",adaptive"] / c[l ",oblivious"]; if (r < lo) lo = r; if (r > hi) hi = r }
@@ -243,16 +268,19 @@ dimension's conflicts that 004 mentions outweigh the gain.
 
 ### e. Broadcast
 
-The MP1 broadcast reaches every node of the square in one pass, but a routing machine does not
-forward a broadcast flit speculatively: it holds the first address flit, then needs all the
-outputs its copies take and starts them together (docs/mp1.md §5.5, §8.4). Here that costs about
+The MP1 broadcast reaches every node of the square in one pass. Every copy starts on its own, when
+its own output allows, straight copies are forwarded speculatively as any message's
+(docs/mp1_draft4.md §1 D), and the injection controller forks the source's one code-4 message into
+X and Y (§10.3). The completion grows by about
 EOF
 ph=$(awk -F, 'NR > 1 && $1 == 4 { a = $2 } NR > 1 && $1 == 16 { b = $2 } END { printf "%.1f", (b - a) / 24 }' "$d/fig16_broadcast.csv")
+read -r rlo rhi < <(awk -F, 'NR > 1 && $1 >= 4 { r = $2 / $5; if (lo == "" || r < lo) lo = r; if (r > hi) hi = r }
+  END { printf "%.2f %.2f\n", lo, hi }' "$d/fig16_broadcast.csv")
 cat <<EOF
-$ph cycles per hop (the completion grows by that much per hop of the square's diagonal),
-against 1 for a point-to-point message, so the broadcast takes a few times as long as one message
-to the farthest node, where 004 finds "similar delays"; it stays far below one message per node
-and, beyond the smallest squares, below a Hamiltonian path.
+$ph cycles per hop of the square's diagonal (1 for a point-to-point message), and the broadcast
+takes $rlo to $rhi times as long as one message to the farthest node for sides 4 to 16 (004:
+"similar delays"; the issue's bound 1.25): far below one message per node and below a Hamiltonian
+path.
 
 Reception cycle of each node, MP1 broadcast from (0,0) over a 4x4 square of the 16x16 mesh
 (004 Fig. 15's labels; source (0,0) itself receives nothing):
