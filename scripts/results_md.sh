@@ -203,7 +203,8 @@ cat <<EOF
    the EOM) the first overflows move to the central nodes of the edge rows, as 004 describes, but
    at the same oblivious load, and turning messages starve under restrictive routing; an arbiter
    that grants no output whose \`stop\` is high gains one step for oblivious and loses one for
-   restrictive and two for adaptive; without the injection window nothing moves.
+   restrictive and two for adaptive; age order (the oldest request first, as the C104's FIFO)
+   and the injection without its window move nothing.
 EOF
 uo=$(get "$d/fig9u_oblivious.csv" "$(satrow "$d/fig9u_oblivious.csv")" load)
 ur=$(get "$d/fig9u_restrictive.csv" "$(satrow "$d/fig9u_restrictive.csv")" load)
