@@ -18,21 +18,24 @@
 typedef struct {
   uint64_t t_enq, t_start, t_inj;
   uint32_t src, dst, next;
+  uint32_t qnext;     /* in a node's injection queue: the next one (the last names the first) */
   uint16_t len;       /* data bytes + h */
   uint16_t hdr[2];    /* address words {code, addr} (docs/mp1.md §14.1) */
   uint8_t h, sel, sent; /* h: address words */
   uint8_t carrier; /* a broadcast as injected: its copies are the destinations' own records */
 } msg_t;
 
-/* Per node: the source, the injection queue (in sim_t.q) and the sender. */
+/* Per node: the source, the injection queue and the sender. The queue is a ring of its messages
+ * through msg_t.qnext, named by its last: a node holds 4 bytes for it, not `queue` entries. */
 typedef struct {
   rng_t rng;
   mp1_arrival_t arr;
   uint32_t cur;       /* message in the interface buffer, being injected */
-  uint32_t tx_pos, tx_n;
+  uint16_t tx_pos, tx_n; /* chunks of a message: at most 3 (1024 + 2 AWF) + 7 (length <= 1024) */
   uint32_t pend;      /* messages outstanding to this node (a list through msg_t.next) */
+  uint32_t qtail;     /* the queue's last message (qn of them; NIL when empty) */
   mp1_txf_t txf;
-  uint8_t qh, qn, tx_dat;
+  uint8_t qn, tx_dat;
 } node_t;
 
 /* Per chip (one per node in a mesh, four in a torus): the interface's receiver of its reception
@@ -47,7 +50,10 @@ typedef struct {
   uint8_t ch_pos[8];  /* per output channel: the chunk of a flit its wire carries (0: between
                        * flits), as a flit's 2nd and 3rd chunks may be 000 like an idle wire */
   uint8_t ch_eom;     /* per output channel: an EOM on it since the current assignment began */
-  uint16_t adapt[16]; /* cnt_adapt, cnt_adapt_buf of the 8 machines at the last snapshot */
+  /* The sums of cnt_adapt and of cnt_adapt_buf over the 8 machines at the last snapshot, mod
+   * 2^16: a counter grows by at most 1 a cycle and snapshots are at most 4096 cycles apart, so the
+   * 8 counters' growth sums to less than 2^16 and its sum mod 2^16 is exact (adapt_take). */
+  uint16_t adapt_sum, adapt_buf_sum;
 } chip_t;
 
 typedef struct {
@@ -64,7 +70,6 @@ typedef struct {
   mp1_mesh_out_t *out;
   node_t *node;
   chip_t *chip;
-  uint32_t *q;       /* injection queues, `queue` entries per node */
   msg_t *m;
   uint32_t m_cap, m_free, m_live;
   uint64_t w0, w1; /* measured window [w0, w1) */
@@ -74,7 +79,8 @@ typedef struct {
   double lat_sum, lat_sq, lat_max, inj_sum, net_sum, hop_sum;
   uint64_t inj_n, busy, busy_dead, hold, nbusy, qsum;
   uint64_t adapt, adapt_buf;
-  uint32_t *ch_busy, *ch_dead, *ch_cross;
+  uint32_t *ch_busy, *ch_dead;
+  uint32_t *ch_cross; /* only for the caller's per-channel figures (NULL without them) */
   uint32_t *ch_pend; /* cycles in the window of each channel's current ownership */
   uint32_t *ch_wait; /* owned but waiting cycles: every run needs them for util_wait_max */
   uint64_t *ch_wstop; /* of those, stop high: the caller's array, only for --channels */
@@ -229,7 +235,9 @@ static void enqueue(sim_t *s, node_t *nd, uint32_t k, uint64_t t) {
     nd->tx_pos = 0;
     nd->tx_n = mp1_msg_nchunks(msg_flits(s, &s->m[k]));
   } else {
-    s->q[(size_t)(nd - s->node) * s->c->queue + (nd->qh + nd->qn) % s->c->queue] = k;
+    s->m[k].qnext = nd->qn ? s->m[nd->qtail].qnext : k;
+    if (nd->qn) s->m[nd->qtail].qnext = k;
+    nd->qtail = k;
     nd->qn++;
   }
 }
@@ -333,9 +341,8 @@ static void tx_step(sim_t *s, node_t *nd, uint32_t inj_stop, uint64_t t) {
         if (m->carrier) msg_release(s, nd->cur);
         nd->cur = NIL;
         if (nd->qn) {
-          nd->cur = s->q[(size_t)(nd - s->node) * s->c->queue + nd->qh];
-          nd->qh = (uint8_t)((nd->qh + 1) % s->c->queue);
-          nd->qn--;
+          nd->cur = s->m[nd->qtail].qnext; /* the first */
+          if (--nd->qn) s->m[nd->qtail].qnext = s->m[nd->cur].qnext;
           s->m[nd->cur].t_start = t + 1;
           nd->tx_pos = 0;
           nd->tx_n = mp1_msg_nchunks(msg_flits(s, &s->m[nd->cur]));
@@ -433,20 +440,23 @@ static const mp1_rm_state_t *rm_of(const mp1_chip_state_t *c, uint32_t k) {
   return (k & 1u) ? &c->pl[k >> 1].rmy : &c->pl[k >> 1].rmx;
 }
 
-/* Adaptive turns since the last snapshot (the 16-bit counters wrap; snapshots come often). */
+/* Adaptive turns since the last snapshot (the 16-bit counters wrap; snapshots come often): per
+ * chip the growth of the counters' sum mod 2^16, which is their growths' sum (chip_t). */
 static void adapt_take(sim_t *s, int count) {
   for (uint32_t v = 0; v < s->nc; v++) {
     chip_t *cp = &s->chip[v];
+    uint32_t a = 0, b = 0;
     for (uint32_t k = 0; k < 8; k++) {
       const mp1_rm_state_t *rm = rm_of(&s->st.chip[v], k);
-      const uint16_t a = (uint16_t)rm->r.cnt_adapt, b = (uint16_t)rm->r.cnt_adapt_buf;
-      if (count) {
-        s->adapt += (uint16_t)(a - cp->adapt[2 * k]);
-        s->adapt_buf += (uint16_t)(b - cp->adapt[2 * k + 1]);
-      }
-      cp->adapt[2 * k] = a;
-      cp->adapt[2 * k + 1] = b;
+      a += rm->r.cnt_adapt;
+      b += rm->r.cnt_adapt_buf;
     }
+    if (count) {
+      s->adapt += (uint16_t)(a - cp->adapt_sum);
+      s->adapt_buf += (uint16_t)(b - cp->adapt_buf_sum);
+    }
+    cp->adapt_sum = (uint16_t)a;
+    cp->adapt_buf_sum = (uint16_t)b;
   }
 }
 
@@ -541,7 +551,7 @@ static void chip_sample(sim_t *s, uint32_t v, int win) {
         const uint32_t live = own == 3 || (rm->f_val && ((rm->f_route >> k) & 1u));
         if (live) {
           cp->ch_live |= (uint8_t)bit;
-          if (win) s->ch_cross[ix]++;
+          if (win && s->ch_cross) s->ch_cross[ix]++;
         }
       }
     }
@@ -569,7 +579,6 @@ static void sim_free(sim_t *s) {
   free(s->out);
   free(s->node);
   free(s->chip);
-  free(s->q);
   free(s->m);
   free(s->ch_busy);
   free(s->ch_dead);
@@ -668,14 +677,13 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
   s->out = calloc(nc, sizeof *s->out);
   s->node = calloc(n, sizeof *s->node);
   s->chip = calloc(nc, sizeof *s->chip);
-  s->q = calloc((size_t)n * c->queue, sizeof *s->q);
   s->ch_busy = calloc((size_t)nc * 8, sizeof *s->ch_busy);
   s->ch_dead = calloc((size_t)nc * 8, sizeof *s->ch_dead);
-  s->ch_cross = calloc((size_t)nc * 8, sizeof *s->ch_cross);
+  if (chan) s->ch_cross = calloc((size_t)nc * 8, sizeof *s->ch_cross);
   s->ch_pend = calloc((size_t)nc * 8, sizeof *s->ch_pend);
   s->ch_wait = calloc((size_t)nc * 8, sizeof *s->ch_wait);
-  if (!s->in || !s->out || !s->node || !s->chip || !s->q || !s->ch_busy || !s->ch_dead ||
-      !s->ch_cross || !s->ch_pend || !s->ch_wait) {
+  if (!s->in || !s->out || !s->node || !s->chip || !s->ch_busy || !s->ch_dead ||
+      (chan && !s->ch_cross) || !s->ch_pend || !s->ch_wait) {
     sim_free(s);
     return mp1_fail(err, errlen, "out of memory");
   }
@@ -843,9 +851,12 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
   return 0;
 }
 
+/* Four uint32 counters per channel (busy, dead, pending, waiting); a run asked for per-channel
+ * figures (mp1_sim_chan_t) keeps a fifth, the crossings, and --channels' own uint64s. The
+ * injection queues are rings through the message records (node_t), which are not counted here. */
 size_t mp1_sim_bytes_per_node(const mp1_sim_cfg_t *c) {
   const size_t per = c->torus ? 4 : 1;
   return per * (sizeof(mp1_chip_state_t) + sizeof(mp1_chip_next_t) + sizeof(mp1_mesh_in_t) +
-                sizeof(mp1_mesh_out_t) + sizeof(chip_t) + 8 * 5 * sizeof(uint32_t)) +
-         sizeof(node_t) + c->queue * sizeof(uint32_t);
+                sizeof(mp1_mesh_out_t) + sizeof(chip_t) + 8 * 4 * sizeof(uint32_t)) +
+         sizeof(node_t);
 }

@@ -29,14 +29,15 @@ typedef struct {
 } mp1_mesh_cfg_t;
 
 /* Per node: the chip's interface-side inputs and outputs (§12.2). Channel j = 2p + d. */
+/* Bytes: every port is a chunk (3 bits) or a bit, and a network keeps one of each per node. */
 typedef struct {
-  uint32_t pbloop, inj_dat, pbi_dat, rcv_stop, pbo_stop;
+  uint8_t pbloop, inj_dat, pbi_dat, rcv_stop, pbo_stop;
 } mp1_mesh_in_t;
 typedef struct {
-  uint32_t inj_stop, pbi_stop, rcv_dat, pbo_dat;
-  uint32_t chan_dat[MP1_MESH_CHANS];  /* output channel j's chunk */
-  uint32_t chan_stop[MP1_MESH_CHANS]; /* input channel j's stop */
-  uint32_t err; /* the chip's err: a machine broke the buffer invariant (draft-4 §6) */
+  uint8_t inj_stop, pbi_stop, rcv_dat, pbo_dat;
+  uint8_t chan_dat[MP1_MESH_CHANS];  /* output channel j's chunk */
+  uint8_t chan_stop[MP1_MESH_CHANS]; /* input channel j's stop */
+  uint8_t err; /* the chip's err: a machine broke the buffer invariant (draft-4 §6) */
 } mp1_mesh_out_t;
 
 typedef struct {
