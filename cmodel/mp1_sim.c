@@ -471,6 +471,10 @@ static const uint8_t frame_next[4][8] = {
  * buffer (the model's own occupancy) and no copy running: it holds a message it is not sending. */
 static uint32_t rm_blocked(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *m) {
   const mp1_rm_regs_t *r = &m->r;
+  /* Every eval sets stop to this very condition (or more chunks than 29) on the registers it
+   * writes (mp1_rm.c, stop_next), and a quiet or kept machine holds nothing: so no stop, no
+   * blocked message, and the occupancy need not be worked out again. */
+  if (!r->stop) return 0;
   if (r->b_val) return 1;
   if (!r->f_val || r->f_drop) return 0;
   if (r->cs_st == MP1_RM_CS_RUN || r->cs_ot == MP1_RM_CS_RUN || r->cs_rc == MP1_RM_CS_RUN ||
@@ -756,7 +760,9 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
     const int win = in_window(s, t);
     uint32_t any_err = 0;
     for (uint32_t v = 0; v < nc; v++) {
-      rx_chunk(s, v, s->out[v].rcv_dat, t);
+      /* an idle chunk between segments leaves the receiver as it is (mp1_rxf_step) */
+      const mp1_rxf_t *rf = &s->chip[v].rxf;
+      if ((s->out[v].rcv_dat & 7u) | rf->ic | rf->iseg) rx_chunk(s, v, s->out[v].rcv_dat, t);
       any_err |= s->out[v].err;
     }
     if (any_err) {
