@@ -352,9 +352,7 @@ static uint64_t background(hop_ctx_t *h, uint32_t src, uint64_t t) {
 /* A chip's err stops the run (docs/mp1_draft4.md §6): a fault of the model, reported with the
  * first node whose chip raised it and the cycle. */
 static void invariant_fail(const hop_ctx_t *h, uint64_t t, char *err, unsigned errlen) {
-  const uint32_t kx = h->st.cfg.kx, n = kx * h->st.cfg.ky;
-  uint32_t i = 0;
-  while (i + 1 < n && !h->out[i].err) i++;
+  const uint32_t kx = h->st.cfg.kx, i = mp1_mesh_first_err(h->out, kx * h->st.cfg.ky);
   fail(err, errlen, "MP1 buffer invariant broken at node (%u,%u), cycle %llu", i % kx, i / kx,
        (unsigned long long)t);
 }

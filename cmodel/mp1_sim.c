@@ -609,14 +609,6 @@ static uint64_t chip_strays(const mp1_chip_state_t *c) {
   return d;
 }
 
-/* The first chip whose err is set this cycle (NIL: none): looked for only once the interfaces'
- * loop has seen one. */
-static uint32_t chip_broken(const sim_t *s) {
-  for (uint32_t v = 0; v < s->nc; v++)
-    if (s->out[v].err) return v;
-  return NIL;
-}
-
 /* The run stops at a broken buffer invariant (docs/mp1_sim.md §4): a fault of the model, reported
  * with chip v's node (its network node in a torus) and the cycle. */
 static int invariant_fail(const sim_t *s, uint32_t v, uint64_t t, char *err, size_t errlen) {
@@ -766,7 +758,7 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
       any_err |= s->out[v].err;
     }
     if (any_err) {
-      broken = chip_broken(s);
+      broken = mp1_mesh_first_err(s->out, nc);
       break;
     }
     for (uint32_t i = 0; i < n; i++) {

@@ -57,6 +57,13 @@ void mp1_mesh_reset(mp1_mesh_state_t *st);
 void mp1_mesh_eval(const mp1_mesh_state_t *st, const mp1_mesh_in_t *in, mp1_mesh_out_t *out,
                    mp1_mesh_next_t *nx);
 void mp1_mesh_clock(mp1_mesh_state_t *st, const mp1_mesh_next_t *nx);
+/* The first of the n chips whose err is set this cycle (docs/mp1_draft4.md §6), n if none: the
+ * simulators stop there and name it. */
+static inline uint32_t mp1_mesh_first_err(const mp1_mesh_out_t *out, uint32_t n) {
+  uint32_t v = 0;
+  while (v < n && !out[v].err) v++;
+  return v;
+}
 
 /* Neighbour of node n across channel j (p, d) in the direction of travel; -1 outside the mesh. */
 int mp1_mesh_next_node(const mp1_mesh_cfg_t *cfg, uint32_t n, uint32_t j);
