@@ -50,7 +50,7 @@ LOCKSTEP := $(VL_DIR)/Vdslink
         figures figures-doc figures-plot soak clean help lockstep bench reproduce test-c104-unit test-mp1-rm mutants-mp1-rm test-mp1-plane mutants-mp1-plane test-mp1-chip mutants-mp1-chip test-mp1-mesh mutants-mp1-mesh test-mp1-torus \
         test-mp1-awf2 check-ports-awf2 mutants-mp1-rm-awf2 test-c104 test-c104-bit mutants-c104 lockstep-c104 \
         test-c104-net mutants-c104-net reproduce-c104 mutants-yosys mutants-yosys-all mutants-yosys-rescore \
-        check-paper
+        check-paper test-c104-unit unit-cli mutants-dslink
 
 all: lib $(BUILD)/madpost $(LOCKSTEP)
 
@@ -60,7 +60,9 @@ help:
 	@echo "                lint, synth, ports, DS-Link lockstep (bit periods 1 and 3), MP1 routing"
 	@echo "                machine, plane, chip and 4x4 mesh lockstep (directed and random), mutants"
 	@echo "                of every block and level, the C104 switch's lockstep and mutants, the C104"
-	@echo "                network lockstep"
+	@echo "                network lockstep; every part runs, logs in build/log/, a table at the end"
+	@echo "make unit-NAME  tests/test_NAME.c plain and sanitized (unit-cli: tests/test_cli.sh)"
+	@echo "make lint-BLK|synth-BLK|ports-BLK   one block's lint, synthesis or port check"
 	@echo "make test-c104-unit  the C104 switch model's unit tests (plain and sanitized)"
 	@echo "make test-c104  C104 lockstep, TokPorts FFFFFFF0 (ports 0-3 on the D/S path): directed"
 	@echo "                cases, random, faults, reconfig and wild runs"
@@ -140,40 +142,51 @@ $(BUILD)/tests-san/%: tests/%.c tests/check.h $(LIB_SAN) $(CMODEL_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $(SANFLAGS) $< $(LIB_SAN) -lcmocka $(LDLIBS) -o $@
 
-test-unit: $(addprefix $(BUILD)/tests/,$(UNIT_TESTS)) $(addprefix $(BUILD)/tests-san/,$(UNIT_TESTS)) $(BUILD)/madpost
-	@for t in $(UNIT_TESTS); do \
-	  echo "== unit: $$t"; MADPOST_ROOT=$(CURDIR) $(BUILD)/tests/$$t || exit 1; \
-	  echo "== unit (asan+ubsan): $$t"; MADPOST_ROOT=$(CURDIR) $(BUILD)/tests-san/$$t || exit 1; \
-	done
+UNIT_NAMES := $(patsubst test_%,%,$(UNIT_TESTS))
+# One unit test, plain and sanitized: unit-dslink runs tests/test_dslink.c; unit-cli the command
+# line checks of tests/test_cli.sh.
+unit-%: $(BUILD)/tests/test_% $(BUILD)/tests-san/test_% $(BUILD)/madpost
+	@echo "== unit: test_$*"; MADPOST_ROOT=$(CURDIR) $(BUILD)/tests/test_$*
+	@echo "== unit (asan+ubsan): test_$*"; MADPOST_ROOT=$(CURDIR) $(BUILD)/tests-san/test_$*
+
+unit-cli: $(BUILD)/madpost
 	@bash tests/test_cli.sh $(BUILD)/madpost
 
-# One block's unit test alone, plain and sanitized (test-unit runs every tests/test_*.c).
-test-c104-unit: $(BUILD)/tests/test_c104 $(BUILD)/tests-san/test_c104
-	@echo "== unit: test_c104"; $(BUILD)/tests/test_c104
-	@echo "== unit (asan+ubsan): test_c104"; $(BUILD)/tests-san/test_c104
+test-unit: $(addprefix unit-,$(UNIT_NAMES)) unit-cli
+test-c104-unit: unit-c104
 
 # ---- RTL: lint, synthesis, port check -------------------------------------------------------------
-lint:
-	verilator --lint-only -Wall --top-module $(DSLINK_TOP) $(DSLINK_RTL)
-	verilator --lint-only -Wall --top-module $(DSLINK_TOP) -GBitPeriod=3 -GRxDepth=64 -GTxDepth=2 $(DSLINK_RTL)
-	verilator --lint-only -Wall --top-module $(MP1_RM_TOP) $(MP1_RM_RTL)
-	verilator --lint-only -Wall --top-module $(MP1_PLANE_TOP) $(MP1_PLANE_RTL)
-	verilator --lint-only -Wall --top-module $(MP1_CHIP_TOP) $(MP1_CHIP_RTL)
-	verilator --lint-only -Wall --top-module mp1_mesh $(MP1M_VFLAGS) $(MP1_MESH_RTL)
-	verilator --lint-only -Wall --top-module mp1_mesh -GKX=4 -GKY=4 -GLVKX=2 -GLVKY=2 \
-	  +define+MP1_CHIP_MODULE=$(MP1_CHIP_TOP) $(MP1_MESH_RTL)
-	verilator --lint-only -Wall --top-module $(MP1_RM_TOP) -GAWF=2 $(MP1_RM_RTL)
-	verilator --lint-only -Wall --top-module $(MP1_PLANE_TOP) -GAWF=2 $(MP1_PLANE_RTL)
-	verilator --lint-only -Wall --top-module $(MP1_CHIP_TOP) -GAWF=2 $(MP1_CHIP_RTL)
-	verilator --lint-only -Wall --top-module mp1_mesh -GKX=40 -GKY=3 -GAWF=2 \
-	  +define+MP1_CHIP_MODULE=$(MP1_CHIP_TOP) $(MP1_MESH_RTL)
-	verilator --lint-only -Wall --top-module $(C104_TOP) $(C104_RTL)
-	verilator --lint-only -Wall --top-module $(C104_TOP) -GTokPorts=32\'hFFFFFFFF $(C104_RTL)
-	verilator --lint-only -Wall --top-module c104_net_tb +define+C104_MODULE=$(C104_TOP) $(C104_RTL) tb/c104_net_tb.sv
+# One lint target per block, each of its parameter sets: $(call vlint,TOP) ARGS RTL.
+vlint = verilator --lint-only -Wall --top-module $(1)
+LINT_BLOCKS := dslink mp1_rm mp1_plane mp1_chip mp1_mesh c104 c104_net
+lint: $(addprefix lint-,$(LINT_BLOCKS))
 	@echo "lint: verilator -Wall clean"
+lint-dslink:
+	$(call vlint,$(DSLINK_TOP)) $(DSLINK_RTL)
+	$(call vlint,$(DSLINK_TOP)) -GBitPeriod=3 -GRxDepth=64 -GTxDepth=2 $(DSLINK_RTL)
+lint-mp1_rm:
+	$(call vlint,$(MP1_RM_TOP)) $(MP1_RM_RTL)
+	$(call vlint,$(MP1_RM_TOP)) -GAWF=2 $(MP1_RM_RTL)
+lint-mp1_plane:
+	$(call vlint,$(MP1_PLANE_TOP)) $(MP1_PLANE_RTL)
+	$(call vlint,$(MP1_PLANE_TOP)) -GAWF=2 $(MP1_PLANE_RTL)
+lint-mp1_chip:
+	$(call vlint,$(MP1_CHIP_TOP)) $(MP1_CHIP_RTL)
+	$(call vlint,$(MP1_CHIP_TOP)) -GAWF=2 $(MP1_CHIP_RTL)
+lint-mp1_mesh:
+	$(call vlint,mp1_mesh) $(MP1M_VFLAGS) $(MP1_MESH_RTL)
+	$(call vlint,mp1_mesh) -GKX=4 -GKY=4 -GLVKX=2 -GLVKY=2 +define+MP1_CHIP_MODULE=$(MP1_CHIP_TOP) $(MP1_MESH_RTL)
+	$(call vlint,mp1_mesh) -GKX=40 -GKY=3 -GAWF=2 +define+MP1_CHIP_MODULE=$(MP1_CHIP_TOP) $(MP1_MESH_RTL)
+lint-c104:
+	$(call vlint,$(C104_TOP)) $(C104_RTL)
+	$(call vlint,$(C104_TOP)) -GTokPorts=32\'hFFFFFFFF $(C104_RTL)
+lint-c104_net:
+	$(call vlint,c104_net_tb) +define+C104_MODULE=$(C104_TOP) $(C104_RTL) tb/c104_net_tb.sv
 
-synth: $(BUILD)/synth/dslink.log $(BUILD)/synth/mp1_rm.log $(BUILD)/synth/mp1_plane.log $(BUILD)/synth/mp1_chip.log \
-       $(BUILD)/synth/c104.log
+SYNTH_BLOCKS := dslink mp1_rm mp1_plane mp1_chip c104
+synth: $(addprefix synth-,$(SYNTH_BLOCKS))
+synth-%: $(BUILD)/synth/%.log
+	@:
 # One synthesis recipe: $(call yosys_synth,NAME,RTL,TOP); for the hierarchical designs the last
 # "Number of cells" of stat is the whole design's.
 define yosys_synth
@@ -193,11 +206,18 @@ $(BUILD)/synth/mp1_chip.log: $(MP1_CHIP_RTL)
 $(BUILD)/synth/c104.log: $(C104_RTL)
 	$(call yosys_synth,c104,$(C104_RTL),$(C104_TOP))
 
-check-ports: $(BUILD)/portlist
+# The port lists (include/*_ports.h) against the RTL's ports, one block at a time.
+PORT_BLOCKS := dslink mp1_rm mp1_plane mp1_chip c104
+check-ports: $(addprefix ports-,$(PORT_BLOCKS))
+ports-dslink: $(BUILD)/portlist
 	@scripts/check_ports.sh $(BUILD)/portlist dslink $(DSLINK_TOP) $(DSLINK_RTL)
+ports-mp1_rm: $(BUILD)/portlist
 	@scripts/check_ports.sh $(BUILD)/portlist mp1_rm $(MP1_RM_TOP) $(MP1_RM_RTL)
+ports-mp1_plane: $(BUILD)/portlist
 	@scripts/check_ports.sh $(BUILD)/portlist mp1_plane $(MP1_PLANE_TOP) $(MP1_PLANE_RTL)
+ports-mp1_chip: $(BUILD)/portlist
 	@scripts/check_ports.sh $(BUILD)/portlist mp1_chip $(MP1_CHIP_TOP) $(MP1_CHIP_RTL)
+ports-c104: $(BUILD)/portlist
 	@scripts/check_ports.sh $(BUILD)/portlist c104 $(C104_TOP) $(C104_RTL)
 
 PORT_HDRS := include/dslink_ports.h include/mp1_awf.h include/mp1_rm_ports.h include/mp1_plane_ports.h \
@@ -259,8 +279,8 @@ RANDOM_SEEDS  ?= 1 2
 FAULT_SEEDS   ?= 3 4
 
 test-lockstep: $(LOCKSTEP)
-	@set -e; for t in $(DIRECTED); do $(LOCKSTEP) --test $$t --seed 1 | tail -1; done
-	@set -e; for s in $(RANDOM_SEEDS); do $(LOCKSTEP) --test random --seed $$s --cycles $(RANDOM_CYCLES) | tail -1; done
+	@set -e; for t in $(DIRECTED); do $(LOCKSTEP) --test $$t --seed 1; done
+	@set -e; for s in $(RANDOM_SEEDS); do $(LOCKSTEP) --test random --seed $$s --cycles $(RANDOM_CYCLES); done
 	@set -e; for s in $(FAULT_SEEDS); do $(LOCKSTEP) --test faults --seed $$s --cycles $(RANDOM_CYCLES); done
 
 # The same suite with a bit period of 3 cycles (a second RTL build).
@@ -272,7 +292,7 @@ SOAK_CYCLES ?= 20000000
 SOAK_SEEDS  ?= 101 102 103 104
 soak: $(LOCKSTEP)
 	@set -e; for s in $(SOAK_SEEDS); do \
-	  $(LOCKSTEP) --test random --seed $$s --cycles $(SOAK_CYCLES) | tail -1; \
+	  $(LOCKSTEP) --test random --seed $$s --cycles $(SOAK_CYCLES); \
 	  $(LOCKSTEP) --test faults --seed $$s --cycles $(SOAK_CYCLES); done
 
 # ---- MP1 routing machine and plane lockstep (docs/mp1.md §8, §10) --------------------------------
@@ -328,15 +348,15 @@ RM_DIRECTED := pass dead_flit turn adaptive static_wait blocked_long broadcast b
                back_msg period spec_turn deliver seg_direct adapt_stop adapt_stop_ot adapt_seg2 bcast_indep fill_occ \
                addr_sweep adapt_sweep counters counters_walk adapt_walk
 test-mp1-rm: $(MP1_LOCKSTEP)
-	@set -e; for t in $(RM_DIRECTED); do $(MP1_LOCKSTEP) --test $$t | tail -1; done
-	@set -e; for s in $(MP1_SEEDS); do $(MP1_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES) | tail -1; done
+	@set -e; for t in $(RM_DIRECTED); do $(MP1_LOCKSTEP) --test $$t; done
+	@set -e; for s in $(MP1_SEEDS); do $(MP1_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES); done
 
 $(MP1P_VL_DIR)/config.stamp: STAMP = $(MP1_PLANE_RTL) $(MP1_PLANE_TOP) $(MP1_AWF)
 $(MP1P_LOCKSTEP): $(MP1P_VL_DIR)/config.stamp tb/mp1_plane_lockstep.cpp $(MP1_TB_DEPS) $(MP1_PLANE_RTL)
 	$(call vl_build,Vmp1_plane,$(MP1_PLANE_TOP),$(MP1P_VL_DIR),$(MP1_PLANE_RTL),tb/mp1_plane_lockstep.cpp,$(MP1_AWF_VFLAGS),$(MP1_AWF_CFLAGS))
 
 test-mp1-plane: $(MP1P_LOCKSTEP)
-	@set -e; for s in $(MP1_SEEDS); do $(MP1P_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES) | tail -1; done
+	@set -e; for s in $(MP1_SEEDS); do $(MP1P_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES); done
 
 $(MP1C_VL_DIR)/config.stamp: STAMP = $(MP1_CHIP_RTL) $(MP1_CHIP_TOP) $(MP1_CHIP_CMP_REGS) $(MP1_AWF)
 $(MP1C_LOCKSTEP): $(MP1C_VL_DIR)/config.stamp tb/mp1_chip_lockstep.cpp $(MP1_TB_DEPS) $(MP1_CHIP_RTL)
@@ -349,8 +369,8 @@ $(MP1M_LOCKSTEP): $(MP1M_VL_DIR)/config.stamp tb/mp1_mesh_lockstep.cpp tb/networ
 MESH_DIRECTED := p2p dead_flit adaptive static multi_segment broadcast broadcast_cut piggy_intra \
                  piggy_inter piggy_order piggy_gateway bad_flits all_outputs reception
 test-mp1-mesh: $(MP1M_LOCKSTEP)
-	@set -e; for t in $(MESH_DIRECTED); do $(MP1M_LOCKSTEP) --test $$t | tail -1; done
-	@set -e; for s in $(MP1_MESH_SEEDS); do $(MP1M_LOCKSTEP) --seed $$s --cycles $(MP1_MESH_CYCLES) | tail -2; done
+	@set -e; for t in $(MESH_DIRECTED); do $(MP1M_LOCKSTEP) --test $$t; done
+	@set -e; for s in $(MP1_MESH_SEEDS); do $(MP1M_LOCKSTEP) --seed $$s --cycles $(MP1_MESH_CYCLES); done
 
 # The unrolled torus (docs/mp1_sim.md §7): a 4x4 chip mesh whose chips are numbered as the four
 # levels of a 2x2 torus, random traffic from every chip to every chip, RTL against C.
@@ -379,8 +399,8 @@ test-mp1-awf2: check-ports-awf2
 
 CHIP_DIRECTED := inject_all selection stop_violation reception piggy_loop piggy_gateway fe_framing
 test-mp1-chip: $(MP1C_LOCKSTEP)
-	@set -e; for t in $(CHIP_DIRECTED); do $(MP1C_LOCKSTEP) --test $$t | tail -1; done
-	@set -e; for s in $(MP1_SEEDS); do $(MP1C_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES) | tail -1; done
+	@set -e; for t in $(CHIP_DIRECTED); do $(MP1C_LOCKSTEP) --test $$t; done
+	@set -e; for s in $(MP1_SEEDS); do $(MP1C_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES); done
 
 # ---- C104 switch lockstep (docs/c104.md §15) ----------------------------------------------------
 # One testbench, built per TokPorts (hex, bit p = 1: port p is a token port; the RTL gets
@@ -425,19 +445,19 @@ C104_BIT_SEEDS   ?= 1 2
 C104_BIT_CYCLES  ?= 40000
 
 test-c104: $(C104_LOCKSTEP)
-	@set -e; for t in $(C104_DIRECTED); do $(C104_LOCKSTEP) --test $$t | tail -1; done
-	@set -e; for s in $(C104_SEEDS); do $(C104_LOCKSTEP) --test random --seed $$s --cycles $(C104_CYCLES) | tail -2; done
-	@set -e; for s in $(C104_FAULT_SEEDS); do $(C104_LOCKSTEP) --test faults --seed $$s --cycles $(C104_CYCLES) | tail -3; done
-	@set -e; for s in $(C104_RECONFIG_SEEDS); do $(C104_LOCKSTEP) --test reconfig --seed $$s --cycles $(C104_CYCLES) | tail -2; done
-	@set -e; for s in $(C104_WILD_SEEDS); do $(C104_LOCKSTEP) --test wild --seed $$s --cycles $(C104_CYCLES) | tail -2; done
+	@set -e; for t in $(C104_DIRECTED); do $(C104_LOCKSTEP) --test $$t; done
+	@set -e; for s in $(C104_SEEDS); do $(C104_LOCKSTEP) --test random --seed $$s --cycles $(C104_CYCLES); done
+	@set -e; for s in $(C104_FAULT_SEEDS); do $(C104_LOCKSTEP) --test faults --seed $$s --cycles $(C104_CYCLES); done
+	@set -e; for s in $(C104_RECONFIG_SEEDS); do $(C104_LOCKSTEP) --test reconfig --seed $$s --cycles $(C104_CYCLES); done
+	@set -e; for s in $(C104_WILD_SEEDS); do $(C104_LOCKSTEP) --test wild --seed $$s --cycles $(C104_CYCLES); done
 
 # More ports on the full D/S path (docs/c104.md §15): 16 links (c104_b16), then all 32 (c104_bit).
 # Not in make test (two more builds); test-c104 keeps 4 bit-level ports.
 test-c104-bit: $(C104B16_LOCKSTEP) $(C104B_LOCKSTEP)
-	@set -e; for s in $(C104_B16_SEEDS); do $(C104B16_LOCKSTEP) --test random --seed $$s --cycles $(C104_CYCLES) | tail -2; done
-	@set -e; for s in $(C104_BIT_SEEDS); do $(C104B_LOCKSTEP) --test random --seed $$s --cycles $(C104_BIT_CYCLES) | tail -2; done
-	@set -e; $(C104B_LOCKSTEP) --test faults --seed 3 --cycles $(C104_BIT_CYCLES) | tail -3
-	@set -e; $(C104B_LOCKSTEP) --test reconfig --seed 4 --cycles $(C104_BIT_CYCLES) | tail -2
+	@set -e; for s in $(C104_B16_SEEDS); do $(C104B16_LOCKSTEP) --test random --seed $$s --cycles $(C104_CYCLES); done
+	@set -e; for s in $(C104_BIT_SEEDS); do $(C104B_LOCKSTEP) --test random --seed $$s --cycles $(C104_BIT_CYCLES); done
+	@set -e; $(C104B_LOCKSTEP) --test faults --seed 3 --cycles $(C104_BIT_CYCLES)
+	@set -e; $(C104B_LOCKSTEP) --test reconfig --seed 4 --cycles $(C104_BIT_CYCLES)
 
 C104_MUT_RUNS := $(foreach t,$(C104_DIRECTED),'--test $(t)') \
                  $(foreach s,1 2 3 4 5 6,'--test random --seed $(s) --cycles 15000')
@@ -470,8 +490,8 @@ $(C104N_LOCKSTEP): $(C104N_VL_DIR)/config.stamp $(C104N_TB_DEPS) $(C104N_RTL)
 	$(call vl_build,Vc104net,c104_net_tb,$(C104N_VL_DIR),$(C104N_RTL),tb/c104_net_lockstep.cpp,$(C104N_VFLAGS),$(C104N_CFLAGS))
 
 test-c104-net: $(C104N_LOCKSTEP)
-	@set -e; for t in $(C104N_DIRECTED); do $(C104N_LOCKSTEP) --test $$t | tail -1; done
-	@set -e; for s in $(C104N_SEEDS); do $(C104N_LOCKSTEP) --test random --seed $$s --cycles $(C104N_CYCLES) | tail -2; done
+	@set -e; for t in $(C104N_DIRECTED); do $(C104N_LOCKSTEP) --test $$t; done
+	@set -e; for s in $(C104N_SEEDS); do $(C104N_LOCKSTEP) --test random --seed $$s --cycles $(C104N_CYCLES); done
 
 # A few RTL mutants the network lockstep must kill (tb/c104_net_mutants.txt; not in make test).
 # The runs of test-c104-net, so a mutant is killed or not by what make test runs.
@@ -600,7 +620,9 @@ $(MP1C_MUT_DIR)/Vmp1_chip: $(BUILD)/mut/mp1_chip.txt $(BUILD)/mutgen tb/mp1_chip
 $(MP1M_MUT_DIR)/Vmp1_mesh: tb/mp1_mesh_mutants.txt $(BUILD)/mutgen tb/mp1_mesh_lockstep.cpp tb/network.vlt $(MP1_TB_DEPS) $(MP1_MESH_RTL)
 	$(call vl_mutants,Vmp1_mesh,mp1_mesh,$(MP1M_MUT_DIR),$(MP1_MESH_RTL),tb/mp1_mesh_lockstep.cpp,tb/mp1_mesh_mutants.txt,-DLOCKSTEP_CMP_REGS=1,$(NET_VFLAGS))
 
-mutants: $(MUT_DIR)/Vdslink mutants-mp1-rm mutants-mp1-rm-awf2 mutants-mp1-plane mutants-mp1-chip mutants-mp1-mesh
+mutants: mutants-dslink mutants-mp1-rm mutants-mp1-rm-awf2 mutants-mp1-plane mutants-mp1-chip mutants-mp1-mesh
+
+mutants-dslink: $(MUT_DIR)/Vdslink
 	@scripts/mutants.sh $(MUT_DIR)/Vdslink $(BUILD)/mut/dslink.txt dslink $(DSLINK_MUT_RUNS)
 
 mutants-mp1-rm: $(MP1_MUT_DIR)/Vmp1_rm
@@ -787,18 +809,37 @@ run: deps
 	$(BUILD)/madpost hop --mesh 4x4 --src 0,0 --dst 3,2 --len 4
 	$(BUILD)/madpost sim --mesh 8x8 --routing adaptive --load 30 --seeds 2
 
-# The lockstep suites, longest first: they run two at a time (one simulator thread each), each
-# one's output kept together (-O) and followed by its time, so a log shows where the time goes.
-TEST_SUITES := mutants test-mp1-awf2 test-c104-net mutants-c104 test-c104 test-mp1-torus \
-               test-mp1-mesh test-mp1-chip test-lockstep test-mp1-plane test-bp3 test-mp1-rm
+# `make test`: every part of every block, two at a time, longest first, each part's whole output
+# kept in build/log/<target>.log (scripts/logged.sh), a failing part not stopping the others;
+# then the table of block x part (scripts/test_report.sh). Entries are block:part:target.
+TEST_LOG   := $(BUILD)/log
+TEST_PARTS := \
+  mp1_awf2:lockstep:test-mp1-awf2   c104_net:lockstep:test-c104-net   c104:mutants:mutants-c104 \
+  mp1_mesh:mutants:mutants-mp1-mesh c104:lockstep:test-c104           mp1_torus:lockstep:test-mp1-torus \
+  mp1_mesh:lockstep:test-mp1-mesh   mp1_chip:mutants:mutants-mp1-chip mp1_chip:lockstep:test-mp1-chip \
+  dslink:mutants:mutants-dslink     dslink:lockstep:test-lockstep     c104:synth:synth-c104 \
+  mp1_rm:mutants:mutants-mp1-rm     mp1_awf2:mutants:mutants-mp1-rm-awf2 \
+  mp1_plane:mutants:mutants-mp1-plane mp1_plane:lockstep:test-mp1-plane dslink:lockstep:test-bp3 \
+  mp1_rm:lockstep:test-mp1-rm       mp1_chip:synth:synth-mp1_chip     mp1_plane:synth:synth-mp1_plane \
+  mp1_rm:synth:synth-mp1_rm         dslink:synth:synth-dslink \
+  dslink:unit:unit-dslink           dslink:unit:unit-dslink_figures   mp1_rm:unit:unit-mp1_rm \
+  mp1_mesh:unit:unit-mp1_mesh       mp1_sim:unit:unit-mp1_sim         mp1_sim:unit:unit-mp1_traffic \
+  c104:unit:unit-c104               c104_net:unit:unit-c104_net       t9k_node:unit:unit-t9k_node \
+  madpost:unit:unit-cli \
+  $(foreach b,$(LINT_BLOCKS),$(b):lint:lint-$(b)) $(foreach b,$(PORT_BLOCKS),$(b):ports:ports-$(b))
+# What several parts share, built once before they start side by side.
+TEST_SHARED := $(LIB) $(LIB_SAN) $(BUILD)/madpost $(BUILD)/mutgen $(BUILD)/mutgen_reset $(BUILD)/portlist
+# A unit test file that no entry names would never run: make test refuses to start.
+UNIT_UNLISTED := $(filter-out $(foreach p,$(TEST_PARTS),$(lastword $(subst :, ,$(p)))),$(addprefix unit-,$(UNIT_NAMES)))
 test: deps
-	@$(MAKE) --no-print-directory -j2 -O test-unit $(BUILD)/mutgen $(BUILD)/mutgen_reset
-	@$(MAKE) --no-print-directory -j2 -O lint synth check-ports
-	@$(MAKE) --no-print-directory -j2 -O $(addprefix timed-,$(TEST_SUITES))
-	@echo "make test: all passed"
+	@if [ -n "$(UNIT_UNLISTED)" ]; then echo "make test: add $(UNIT_UNLISTED) to TEST_PARTS"; exit 1; fi
+	@rm -rf $(TEST_LOG)
+	@$(MAKE) --no-print-directory -j2 -O $(TEST_SHARED)
+	@$(MAKE) --no-print-directory -j2 -O $(addprefix logged-,$(foreach p,$(TEST_PARTS),$(lastword $(subst :, ,$(p)))))
+	@scripts/test_report.sh $(TEST_LOG) $(TEST_PARTS)
 
-timed-%:
-	@t0=$$(date +%s); $(MAKE) --no-print-directory $* && echo "== $*: passed in $$(( $$(date +%s) - t0 )) s"
+logged-%:
+	@scripts/logged.sh $(TEST_LOG) $* $(MAKE) --no-print-directory $*
 
 clean:
 	rm -rf $(BUILD) waves/*.vcd
