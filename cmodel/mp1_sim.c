@@ -73,6 +73,10 @@ typedef struct {
   msg_t *m;
   uint32_t m_cap, m_free, m_live;
   uint64_t w0, w1; /* measured window [w0, w1) */
+  uint64_t gen_end, t_end; /* sources stop at gen_end, the run at t_end */
+  int sync;
+  uint32_t vof[4];   /* a node's chips: chip mesh offsets from its first (docs/mp1_sim.md §7) */
+  uint32_t bc_next;  /* point-to-point broadcast: the next destination (NIL: all sent) */
   mp1_sim_result_t *r;
   mp1_sim_chan_t *chan;
   /* window accumulators */
@@ -641,11 +645,10 @@ static uint32_t bcast_next(const mp1_sim_cfg_t *c, uint32_t cur) {
   }
 }
 
-int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_sim_chan_t *chan,
-                mp1_sim_progress_fn cb, void *cb_ctx, char *err, size_t errlen) {
-  if (mp1_sim_cfg_check(c, err, errlen)) return -1;
-  sim_t S, *s = &S;
-  memset(s, 0, sizeof S);
+/* The run's state: the chip mesh, the nodes and the window's arrays; 0, or -1 with err set. */
+static int sim_setup(sim_t *s, const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r,
+                     mp1_sim_chan_t *chan, char *err, size_t errlen) {
+  memset(s, 0, sizeof *s);
   memset(r, 0, sizeof *r);
   r->seed = seed;
   s->c = c;
@@ -688,119 +691,140 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
     memset(s->ch_wstop, 0, (size_t)nc * 8 * sizeof *s->ch_wstop);
   }
   /* the chips of node i: chip mesh positions (lx kx + x, ly ky + y) */
-  uint32_t vof[4] = {0, 0, 0, 0};
   if (c->torus) {
-    vof[1] = c->kx;
-    vof[2] = c->ky * s->vkx;
-    vof[3] = c->ky * s->vkx + c->kx;
+    s->vof[1] = c->kx;
+    s->vof[2] = c->ky * s->vkx;
+    s->vof[3] = c->ky * s->vkx + c->kx;
   }
-  const int sync = c->mode == MP1_MODE_SYNC;
-  s->w0 = sync ? 0 : c->warmup;
-  s->w1 = sync ? UINT64_MAX : c->warmup + c->measure;
-  const uint64_t gen_end = sync ? 1 : c->warmup + c->measure;
-  const uint64_t t_end = sync ? c->drain : gen_end + c->drain;
+  s->sync = c->mode == MP1_MODE_SYNC;
+  s->w0 = s->sync ? 0 : c->warmup;
+  s->w1 = s->sync ? UINT64_MAX : c->warmup + c->measure;
+  s->gen_end = s->sync ? 1 : c->warmup + c->measure;
+  s->t_end = s->sync ? c->drain : s->gen_end + c->drain;
   for (uint32_t i = 0; i < n; i++) {
     node_t *nd = &s->node[i];
     rng_seed(&nd->rng, seed, i);
     nd->cur = NIL;
     nd->pend = NIL;
     mp1_txf_init(&nd->txf); /* the window by default (docs/mp1_draft4.md §10.4) */
-    if (!sync) mp1_arrival_start(&s->ar, &nd->arr, 0.0, &nd->rng);
+    if (!s->sync) mp1_arrival_start(&s->ar, &nd->arr, 0.0, &nd->rng);
   }
-  int oom = 0, adapt_end = 0;
-  uint32_t broken = NIL; /* the chip whose err stopped the run */
-  uint32_t bc_next = c->bcast == MP1_BCAST_P2P ? bcast_next(c, NIL) : NIL;
-  uint64_t t;
-  const uint64_t tick = t_end / 100 + 1;
-  for (t = 0; t < t_end && !oom; t++) {
-    if (cb && t % tick == 0) cb(cb_ctx, (double)t / (double)t_end);
-    if (t == s->w0) adapt_take(s, 0);
-    else if (t < s->w1 && (t - s->w0) % 4096 == 0) adapt_take(s, 1);
-    if (t == s->w1) adapt_take(s, 1), adapt_end = 1;
-    if (sync && c->bcast == MP1_BCAST_HW) {
-      if (t == 0 && broadcast(s, t)) oom = 1;
-    } else if (sync && c->bcast == MP1_BCAST_P2P) {
-      /* the source sends to each node of the domain in turn, as its queue takes them */
-      node_t *nd = &s->node[c->bcast_src];
-      while (bc_next != NIL && !oom && (nd->cur == NIL || nd->qn < c->queue)) {
-        if (generate(s, c->bcast_src, bc_next, t)) oom = 1;
-        bc_next = bcast_next(c, bc_next);
-      }
-      if (bc_next == NIL && t > 0 && network_idle(s)) break;
-    } else if (t >= gen_end && network_idle(s)) {
-      break; /* drained */
+  s->bc_next = c->bcast == MP1_BCAST_P2P ? bcast_next(c, NIL) : NIL;
+  return 0;
+}
+
+/* Node i's first chip in the chip mesh (its only one in a mesh). */
+static uint32_t node_chip(const sim_t *s, uint32_t i) {
+  return s->per == 1 ? i : (i / s->c->kx) * s->vkx + i % s->c->kx;
+}
+
+/* Broadcasts and the end of the run, before cycle t: 1 when the run is over (drained), -1 out of
+ * memory, else 0. */
+static int sim_control(sim_t *s, uint64_t t) {
+  const mp1_sim_cfg_t *c = s->c;
+  if (s->sync && c->bcast == MP1_BCAST_HW) {
+    if (t == 0 && broadcast(s, t)) return -1;
+  } else if (s->sync && c->bcast == MP1_BCAST_P2P) {
+    /* the source sends to each node of the domain in turn, as its queue takes them */
+    node_t *nd = &s->node[c->bcast_src];
+    while (s->bc_next != NIL && (nd->cur == NIL || nd->qn < c->queue)) {
+      if (generate(s, c->bcast_src, s->bc_next, t)) return -1;
+      s->bc_next = bcast_next(c, s->bc_next);
     }
-    /* sources, then every interface drives its chips' injection channels */
-    const int gen = t < gen_end && !c->bcast;
-    for (uint32_t i = 0; i < n && !oom; i++) {
-      node_t *nd = &s->node[i];
-      if (gen) {
-        const uint32_t k = sync ? 1 : mp1_arrival_count(&s->ar, &nd->arr, t, &nd->rng);
-        for (uint32_t a = 0; a < k && !oom; a++) {
-          const int64_t d = mp1_traffic_dest(&s->tr, i, &nd->rng);
-          if (d >= 0 && generate(s, i, (uint32_t)d, t)) oom = 1;
-        }
-      }
-      if (s->per == 1) s->in[i].inj_dat = nd->tx_dat;
-      else {
-        const uint32_t v = (i / c->kx) * s->vkx + i % c->kx;
-        for (uint32_t k = 0; k < 4; k++) s->in[v + vof[k]].inj_dat = nd->tx_dat;
-      }
-    }
-    mp1_mesh_eval(&s->st, s->in, s->out, &s->nx);
-    /* the interfaces take their chunks; any chip's err stops the run (docs/mp1_draft4.md §6) */
-    const int win = in_window(s, t);
-    uint32_t any_err = 0;
-    for (uint32_t v = 0; v < nc; v++) {
-      /* an idle chunk between segments leaves the receiver as it is (mp1_rxf_step) */
-      const mp1_rxf_t *rf = &s->chip[v].rxf;
-      if ((s->out[v].rcv_dat & 7u) | rf->ic | rf->iseg) rx_chunk(s, v, s->out[v].rcv_dat, t);
-      any_err |= s->out[v].err;
-    }
-    if (any_err) {
-      broken = mp1_mesh_first_err(s->out, nc);
-      break;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-      node_t *nd = &s->node[i];
-      if (win) s->qsum += nd->qn;
-      uint32_t stop;
-      if (s->per == 1) stop = s->out[i].inj_stop;
-      else {
-        /* one injection channel to the node's four chips: the addressed one's controller
-         * holds stop, the others skip the message with stop low (docs/mp1.md §11.3) */
-        const uint32_t v = (i / c->kx) * s->vkx + i % c->kx;
-        stop = 0;
-        for (uint32_t k = 0; k < 4; k++) stop |= s->out[v + vof[k]].inj_stop;
-      }
-      tx_step(s, nd, stop, t);
-    }
-    /* mp1_mesh_clock chip by chip, each chip's measurements from its registers (this cycle's
-     * state, which the eval left as it was) taken just before its clock edge: its state is then
-     * read once per cycle from afar, not twice. The measurements share nothing with the
-     * interfaces above, so their order does not matter. */
-    for (uint32_t v = 0; v < nc; v++) {
-      chip_sample(s, v, win);
-      mp1_chip_clock(&s->st.chip[v], &s->nx.chip[v]);
-    }
+    if (s->bc_next == NIL && t > 0 && network_idle(s)) return 1;
+  } else if (t >= s->gen_end && network_idle(s)) {
+    return 1; /* drained */
   }
-  if (broken != NIL) {
-    const int rc = invariant_fail(s, broken, t, err, errlen);
-    sim_free(s);
-    return rc;
+  return 0;
+}
+
+/* The sources' arrivals of cycle t, then every interface drives its chips' injection channels;
+ * -1 out of memory, else 0. */
+static int sim_sources(sim_t *s, uint64_t t) {
+  const mp1_sim_cfg_t *c = s->c;
+  const int gen = t < s->gen_end && !c->bcast;
+  for (uint32_t i = 0; i < s->n; i++) {
+    node_t *nd = &s->node[i];
+    if (gen) {
+      const uint32_t k = s->sync ? 1 : mp1_arrival_count(&s->ar, &nd->arr, t, &nd->rng);
+      for (uint32_t a = 0; a < k; a++) {
+        const int64_t d = mp1_traffic_dest(&s->tr, i, &nd->rng);
+        if (d >= 0 && generate(s, i, (uint32_t)d, t)) return -1;
+      }
+    }
+    const uint32_t v = node_chip(s, i);
+    for (uint32_t k = 0; k < s->per; k++) s->in[v + s->vof[k]].inj_dat = nd->tx_dat;
   }
-  if (!adapt_end && t > s->w0) adapt_take(s, 1);
-  chan_flush(s);
-  if (cb) cb(cb_ctx, 1.0);
-  if (oom) {
-    sim_free(s);
-    return mp1_fail(err, errlen, "out of memory (message records)");
+  return 0;
+}
+
+/* After the mesh's evaluation: the interfaces take their reception chunks and their senders
+ * their stop. Returns the first chip whose err is set (docs/mp1_draft4.md §6), else NIL. */
+static uint32_t sim_interfaces(sim_t *s, uint64_t t) {
+  const int win = in_window(s, t);
+  uint32_t any_err = 0;
+  for (uint32_t v = 0; v < s->nc; v++) {
+    /* an idle chunk between segments leaves the receiver as it is (mp1_rxf_step) */
+    const mp1_rxf_t *rf = &s->chip[v].rxf;
+    if ((s->out[v].rcv_dat & 7u) | rf->ic | rf->iseg) rx_chunk(s, v, s->out[v].rcv_dat, t);
+    any_err |= s->out[v].err;
   }
-  /* Figures. */
-  const uint64_t wlen = sync ? t : (t < s->w1 ? (t > s->w0 ? t - s->w0 : 0) : c->measure);
+  if (any_err) return mp1_mesh_first_err(s->out, s->nc);
+  for (uint32_t i = 0; i < s->n; i++) {
+    node_t *nd = &s->node[i];
+    if (win) s->qsum += nd->qn;
+    /* one injection channel to a torus node's four chips: the addressed one's controller holds
+     * stop, the others skip the message with stop low (docs/mp1.md §11.3) */
+    const uint32_t v = node_chip(s, i);
+    uint32_t stop = 0;
+    for (uint32_t k = 0; k < s->per; k++) stop |= s->out[v + s->vof[k]].inj_stop;
+    tx_step(s, nd, stop, t);
+  }
+  return NIL;
+}
+
+/* mp1_mesh_clock chip by chip, each chip's measurements from its registers (this cycle's state,
+ * which the eval left as it was) taken just before its clock edge: its state is then read once
+ * per cycle from afar, not twice. The measurements share nothing with the interfaces, so their
+ * order does not matter. */
+static void sim_clock(sim_t *s, uint64_t t) {
+  const int win = in_window(s, t);
+  for (uint32_t v = 0; v < s->nc; v++) {
+    chip_sample(s, v, win);
+    mp1_chip_clock(&s->st.chip[v], &s->nx.chip[v]);
+  }
+}
+
+/* The channels' window sums as utilisations (004 §4.2: a channel is in use while assigned). */
+static void sim_util(const sim_t *s, double W) {
+  mp1_sim_result_t *r = s->r;
+  const double nch = (double)s->nc * 8;
+  uint64_t busy = 0, dead = 0, wait = 0, maxb = 0, maxl = 0, wmax = 0;
+  for (uint32_t ix = 0; ix < s->nc * 8; ix++) {
+    busy += s->ch_busy[ix];
+    dead += s->ch_dead[ix];
+    wait += s->ch_wait[ix];
+    /* util_wait_max is the busiest channel's: how much of util_max is blocking */
+    if (s->ch_busy[ix] > maxb) maxb = s->ch_busy[ix], wmax = s->ch_wait[ix];
+    if (s->ch_busy[ix] - s->ch_dead[ix] > maxl) maxl = s->ch_busy[ix] - s->ch_dead[ix];
+  }
+  r->util_mean = 100.0 * (double)busy / (W * nch);
+  r->util_max = 100.0 * (double)maxb / W;
+  r->util_msg_max = 100.0 * (double)maxl / W;
+  r->util_dead_mean = 100.0 * (double)dead / (W * nch);
+  r->util_wait_mean = 100.0 * (double)wait / (W * nch);
+  r->util_wait_max = 100.0 * (double)wmax / W;
+}
+
+/* The run's figures, after its last cycle t. */
+static void sim_figures(sim_t *s, uint64_t t) {
+  const mp1_sim_cfg_t *c = s->c;
+  mp1_sim_result_t *r = s->r;
+  const uint32_t n = s->n;
+  const uint64_t wlen = s->sync ? t : (t < s->w1 ? (t > s->w0 ? t - s->w0 : 0) : c->measure);
   const double W = wlen ? (double)wlen : 1.0;
   for (uint32_t i = 0; i < n; i++) r->in_queue += s->node[i].qn + (s->node[i].cur != NIL);
-  for (uint32_t v = 0; v < nc; v++) {
+  for (uint32_t v = 0; v < s->nc; v++) {
     r->net_dropped += chip_drops(&s->st.chip[v]);
     r->net_stray += chip_strays(&s->st.chip[v]);
   }
@@ -815,21 +839,7 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
   r->thr_bytes = (double)r->w_bytes / W;
   const uint32_t kn = c->kx > c->ky ? c->kx : c->ky;
   r->thr_frac = 100.0 * ((double)r->w_bytes / W / n) / (8.0 / (3.0 * kn));
-  uint64_t busy = 0, dead = 0, wait = 0, maxb = 0, maxl = 0, wmax = 0;
-  for (uint32_t ix = 0; ix < nc * 8; ix++) {
-    busy += s->ch_busy[ix];
-    dead += s->ch_dead[ix];
-    wait += s->ch_wait[ix];
-    /* util_wait_max is the busiest channel's: how much of util_max is blocking */
-    if (s->ch_busy[ix] > maxb) maxb = s->ch_busy[ix], wmax = s->ch_wait[ix];
-    if (s->ch_busy[ix] - s->ch_dead[ix] > maxl) maxl = s->ch_busy[ix] - s->ch_dead[ix];
-  }
-  r->util_mean = 100.0 * (double)busy / (W * nc * 8);
-  r->util_max = 100.0 * (double)maxb / W;
-  r->util_msg_max = 100.0 * (double)maxl / W;
-  r->util_dead_mean = 100.0 * (double)dead / (W * nc * 8);
-  r->util_wait_mean = 100.0 * (double)wait / (W * nc * 8);
-  r->util_wait_max = 100.0 * (double)wmax / W;
+  sim_util(s, W);
   r->adapt_per_msg = (double)s->adapt / dn;
   r->adapt_buf_per_msg = (double)s->adapt_buf / dn;
   r->buf_hold_mean = (double)s->hold / W;
@@ -837,14 +847,59 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
   r->queue_mean = (double)s->qsum / (W * n);
   r->saturated = r->w_overflow > 0;
   r->complete = s->m_live == 0;
-  if (!sync) r->completion = 0;
-  if (chan)
-    for (size_t ix = 0; ix < (size_t)nc * 8; ix++) {
-      chan->cross[ix] = s->ch_cross[ix];
-      chan->busy[ix] = s->ch_busy[ix];
-      chan->dead[ix] = s->ch_dead[ix];
-      if (chan->wait) chan->wait[ix] = s->ch_wait[ix];
+  if (!s->sync) r->completion = 0;
+}
+
+/* The caller's per-channel figures (--channels). */
+static void sim_chan_out(const sim_t *s, mp1_sim_chan_t *chan) {
+  for (size_t ix = 0; ix < (size_t)s->nc * 8; ix++) {
+    chan->cross[ix] = s->ch_cross[ix];
+    chan->busy[ix] = s->ch_busy[ix];
+    chan->dead[ix] = s->ch_dead[ix];
+    if (chan->wait) chan->wait[ix] = s->ch_wait[ix];
+  }
+}
+
+int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_sim_chan_t *chan,
+                mp1_sim_progress_fn cb, void *cb_ctx, char *err, size_t errlen) {
+  if (mp1_sim_cfg_check(c, err, errlen)) return -1;
+  sim_t S, *s = &S;
+  if (sim_setup(s, c, seed, r, chan, err, errlen)) return -1;
+  int oom = 0, adapt_end = 0;
+  uint32_t broken = NIL; /* the chip whose err stopped the run */
+  uint64_t t;
+  const uint64_t tick = s->t_end / 100 + 1;
+  for (t = 0; t < s->t_end; t++) {
+    if (cb && t % tick == 0) cb(cb_ctx, (double)t / (double)s->t_end);
+    if (t == s->w0) adapt_take(s, 0);
+    else if (t < s->w1 && (t - s->w0) % 4096 == 0) adapt_take(s, 1);
+    if (t == s->w1) adapt_take(s, 1), adapt_end = 1;
+    const int ctl = sim_control(s, t);
+    if (ctl > 0) break;
+    if (ctl < 0 || sim_sources(s, t)) {
+      oom = 1;
+      t++; /* the loop's increment, as the cycle ended */
+      break;
     }
+    mp1_mesh_eval(&s->st, s->in, s->out, &s->nx);
+    broken = sim_interfaces(s, t);
+    if (broken != NIL) break;
+    sim_clock(s, t);
+  }
+  if (broken != NIL) {
+    const int rc = invariant_fail(s, broken, t, err, errlen);
+    sim_free(s);
+    return rc;
+  }
+  if (!adapt_end && t > s->w0) adapt_take(s, 1);
+  chan_flush(s);
+  if (cb) cb(cb_ctx, 1.0);
+  if (oom) {
+    sim_free(s);
+    return mp1_fail(err, errlen, "out of memory (message records)");
+  }
+  sim_figures(s, t);
+  if (chan) sim_chan_out(s, chan);
   sim_free(s);
   return 0;
 }
