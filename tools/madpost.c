@@ -229,84 +229,78 @@ static const char *hop_kind(uint32_t k) {
        : k == MP1_HOP_TURN ? "turn" : "deliver";
 }
 
-static int cmd_hop(int argc, char **argv) {
-  mp1_hop_cfg_t c = {.kx = 4, .ky = 4, .sx = 0, .sy = 0, .dx = 3, .dy = 0, .len = 4,
-                     .bg_len = 4, .seed = 1, .warmup = 0, .max_cycles = 1000000};
-  const char *format = "table";
+/* hop's options into c and the output format; 0, or 2 after a usage error's message. */
+static int hop_options(int argc, char **argv, mp1_hop_cfg_t *c, const char **format) {
   int have_src = 0, have_dst = 0;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     if (i + 1 >= argc) return bad("hop: %s: missing value or unknown option%s", a, "");
     const char *v = argv[++i];
     if (!strcmp(a, "--mesh")) {
-      if (parse_pair(a, v, 'x', 1, 32, &c.kx, &c.ky)) return 2;
+      if (parse_pair(a, v, 'x', 1, 32, &c->kx, &c->ky)) return 2;
     } else if (!strcmp(a, "--src")) {
-      if (parse_pair(a, v, ',', 0, 31, &c.sx, &c.sy)) return 2;
+      if (parse_pair(a, v, ',', 0, 31, &c->sx, &c->sy)) return 2;
       have_src = 1;
     } else if (!strcmp(a, "--dst")) {
-      if (parse_pair(a, v, ',', 0, 31, &c.dx, &c.dy)) return 2;
+      if (parse_pair(a, v, ',', 0, 31, &c->dx, &c->dy)) return 2;
       have_dst = 1;
     } else if (!strcmp(a, "--len")) {
-      if (parse_u32(a, v, 1, MP1_MSG_MAX - 2, &c.len)) return 2;
+      if (parse_u32(a, v, 1, MP1_MSG_MAX - 2, &c->len)) return 2;
     } else if (!strcmp(a, "--bg-len")) {
-      if (parse_u32(a, v, 1, MP1_MSG_MAX - 2, &c.bg_len)) return 2;
+      if (parse_u32(a, v, 1, MP1_MSG_MAX - 2, &c->bg_len)) return 2;
     } else if (!strcmp(a, "--load")) {
-      if (parse_u32(a, v, 0, 1000000, &c.load_ppm)) return 2;
+      if (parse_u32(a, v, 0, 1000000, &c->load_ppm)) return 2;
     } else if (!strcmp(a, "--seed")) {
       uint32_t s;
       if (parse_u32(a, v, 0, 0xffffffffu, &s)) return 2;
-      c.seed = s;
+      c->seed = s;
     } else if (!strcmp(a, "--type")) {
-      if (!strcmp(v, "static")) c.adaptive = 0;
-      else if (!strcmp(v, "adaptive")) c.adaptive = 1;
+      if (!strcmp(v, "static")) c->adaptive = 0;
+      else if (!strcmp(v, "adaptive")) c->adaptive = 1;
       else return bad("--type: '%s' is not static or adaptive%s", v, "");
     } else if (!strcmp(a, "--vcd")) {
-      c.vcd_path = v;
+      c->vcd_path = v;
     } else if (!strcmp(a, "--format")) {
       if (strcmp(v, "table") && strcmp(v, "csv") && strcmp(v, "json"))
         return bad("--format: '%s' is not one of table, csv, json%s", v, "");
-      format = v;
+      *format = v;
     } else {
       return bad("hop: unknown option '%s'%s", a, "");
     }
   }
   if (!have_src || !have_dst) return bad("hop: --src and --dst are required%s%s", "", "");
-  if (c.load_ppm) c.warmup = 2000;
-  mp1_hop_result_t r;
-  char err[160];
-  const int rc = mp1_hop_run(&c, &r, err, sizeof err);
-  if (rc) {
-    fprintf(stderr, "madpost: hop: %s\n", err);
-    return rc == -2 ? 2 : 1;
+  return 0;
+}
+
+static void hop_json(const mp1_hop_cfg_t *c, const mp1_hop_result_t *r) {
+  printf("{\"mesh\":[%u,%u],\"src\":[%u,%u],\"dst\":[%u,%u],\"len\":%u,\"type\":\"%s\","
+         "\"load_ppm\":%u,\"seed\":%llu,\"hops\":[",
+         c->kx, c->ky, c->sx, c->sy, c->dx, c->dy, c->len, c->adaptive ? "adaptive" : "static",
+         c->load_ppm, (unsigned long long)c->seed);
+  for (uint32_t i = 0; i < r->nhops; i++) {
+    const mp1_hop_t *h = &r->hop[i];
+    printf("%s{\"node\":[%u,%u],\"plane\":%u,\"dim\":\"%c\",\"kind\":\"%s\",\"arrive\":%llu,"
+           "\"decide\":%llu,\"depart\":%llu,\"delay\":%u,\"dead\":%u,\"adapt\":%u}",
+           i ? "," : "", h->x, h->y, h->plane, h->dim ? 'Y' : 'X', hop_kind(h->kind),
+           (unsigned long long)h->arrive, (unsigned long long)h->decide,
+           (unsigned long long)h->depart, h->delay, h->dead, h->adapt);
   }
-  if (!strcmp(format, "json")) {
-    printf("{\"mesh\":[%u,%u],\"src\":[%u,%u],\"dst\":[%u,%u],\"len\":%u,\"type\":\"%s\","
-           "\"load_ppm\":%u,\"seed\":%llu,\"hops\":[",
-           c.kx, c.ky, c.sx, c.sy, c.dx, c.dy, c.len, c.adaptive ? "adaptive" : "static",
-           c.load_ppm, (unsigned long long)c.seed);
-    for (uint32_t i = 0; i < r.nhops; i++) {
-      const mp1_hop_t *h = &r.hop[i];
-      printf("%s{\"node\":[%u,%u],\"plane\":%u,\"dim\":\"%c\",\"kind\":\"%s\",\"arrive\":%llu,"
-             "\"decide\":%llu,\"depart\":%llu,\"delay\":%u,\"dead\":%u,\"adapt\":%u}",
-             i ? "," : "", h->x, h->y, h->plane, h->dim ? 'Y' : 'X', hop_kind(h->kind),
-             (unsigned long long)h->arrive, (unsigned long long)h->decide,
-             (unsigned long long)h->depart, h->delay, h->dead, h->adapt);
-    }
-    printf("],\"links\":%u,\"flits\":%u,\"turns\":%u,\"network\":%llu,\"formula_k1\":%.4f,"
-           "\"formula\":%lld,"
-           "\"segments\":%u,\"predicted\":%lld,\"total\":%llu,\"data_ok\":%u}\n",
-           r.links, r.flits, r.turns, (unsigned long long)r.net, r.formula_k1, (long long)r.formula,
-           r.segments, (long long)r.predicted, (unsigned long long)r.total, r.data_ok);
-    return 0;
-  }
-  const int csv = !strcmp(format, "csv");
+  printf("],\"links\":%u,\"flits\":%u,\"turns\":%u,\"network\":%llu,\"formula_k1\":%.4f,"
+         "\"formula\":%lld,"
+         "\"segments\":%u,\"predicted\":%lld,\"total\":%llu,\"data_ok\":%u}\n",
+         r->links, r->flits, r->turns, (unsigned long long)r->net, r->formula_k1, (long long)r->formula,
+         r->segments, (long long)r->predicted, (unsigned long long)r->total, r->data_ok);
+}
+
+/* One row per hop, as a table or CSV. */
+static void hop_rows(const mp1_hop_result_t *r, int csv) {
   if (csv)
     printf("x,y,plane,dim,kind,arrive,decide,depart,delay,dead,adapt\n");
   else
     printf("%-7s %-5s %-9s %8s %8s %8s %6s %5s %6s\n", "node", "in", "kind", "arrive", "decide",
            "depart", "delay", "dead", "adapt");
-  for (uint32_t i = 0; i < r.nhops; i++) {
-    const mp1_hop_t *h = &r.hop[i];
+  for (uint32_t i = 0; i < r->nhops; i++) {
+    const mp1_hop_t *h = &r->hop[i];
     if (csv) {
       printf("%u,%u,%u,%c,%s,%llu,%llu,%llu,%u,%u,%u\n", h->x, h->y, h->plane, h->dim ? 'Y' : 'X',
              hop_kind(h->kind), (unsigned long long)h->arrive, (unsigned long long)h->decide,
@@ -320,29 +314,54 @@ static int cmd_hop(int argc, char **argv) {
              (unsigned long long)h->depart, h->delay, h->dead, h->adapt);
     }
   }
-  if (csv) return 0;
+}
+
+/* The table's closing lines: the latency beside seed 004's formula, or the background traffic. */
+static void hop_summary(const mp1_hop_cfg_t *c, const mp1_hop_result_t *r) {
   printf("network latency: %llu cycles (first chunk on the first link to the last data chunk into "
-         "the destination)\n", (unsigned long long)r.net);
-  if (!c.load_ppm) {
+         "the destination)\n", (unsigned long long)r->net);
+  if (!c->load_ppm) {
     printf("seed 004 formula t = (k d + l - k) tau / w, tau = 1 cycle, w = 3 bits, l = 9F bits,\n"
            "  d = %u links, F = %u flits (header included):\n"
            "  k = 1 bit (the paper's synchronous constant): t = (d + 9F - 1)/3 = %.2f cycles\n"
            "  k = 3 bits (MP1 propagates one 3-bit chunk per cycle): t = d + 3F - 1 = %lld cycles",
-           r.links, r.flits, r.formula_k1, (long long)r.formula);
-    if (r.segments > 1)
+           r->links, r->flits, r->formula_k1, (long long)r->formula);
+    if (r->segments > 1)
       printf("\n  + %u segment boundar%s x %d (the EOS; the next segment follows it directly)"
              " = %lld cycles (docs/mp1_draft4.md §11: a turn costs nothing)",
-             r.segments - 1, r.segments == 2 ? "y" : "ies", MP1_HOP_SEG_EXTRA,
-             (long long)r.predicted);
-    printf("\n  measured %llu: %s\n", (unsigned long long)r.net,
-           (int64_t)r.net == r.predicted ? "matches" : "DIFFERS");
+             r->segments - 1, r->segments == 2 ? "y" : "ies", MP1_HOP_SEG_EXTRA,
+             (long long)r->predicted);
+    printf("\n  measured %llu: %s\n", (unsigned long long)r->net,
+           (int64_t)r->net == r->predicted ? "matches" : "DIFFERS");
   } else {
     printf("background: %llu messages sent, %llu delivered while this one travelled\n",
-           (unsigned long long)r.bg_sent, (unsigned long long)r.bg_delivered);
+           (unsigned long long)r->bg_sent, (unsigned long long)r->bg_delivered);
   }
   printf("end to end: %llu cycles (first header chunk on the injection channel to EOM on the "
-         "reception channel); data %s\n", (unsigned long long)r.total,
-         r.data_ok ? "intact" : "CORRUPTED");
+         "reception channel); data %s\n", (unsigned long long)r->total,
+         r->data_ok ? "intact" : "CORRUPTED");
+}
+
+static int cmd_hop(int argc, char **argv) {
+  mp1_hop_cfg_t c = {.kx = 4, .ky = 4, .sx = 0, .sy = 0, .dx = 3, .dy = 0, .len = 4,
+                     .bg_len = 4, .seed = 1, .warmup = 0, .max_cycles = 1000000};
+  const char *format = "table";
+  if (hop_options(argc, argv, &c, &format)) return 2;
+  if (c.load_ppm) c.warmup = 2000;
+  mp1_hop_result_t r;
+  char err[160];
+  const int rc = mp1_hop_run(&c, &r, err, sizeof err);
+  if (rc) {
+    fprintf(stderr, "madpost: hop: %s\n", err);
+    return rc == -2 ? 2 : 1;
+  }
+  if (!strcmp(format, "json")) {
+    hop_json(&c, &r);
+    return 0;
+  }
+  const int csv = !strcmp(format, "csv");
+  hop_rows(&r, csv);
+  if (!csv) hop_summary(&c, &r);
   return 0;
 }
 
