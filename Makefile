@@ -346,7 +346,8 @@ $(MP1_LOCKSTEP): $(MP1_VL_DIR)/config.stamp tb/mp1_rm_lockstep.cpp $(MP1_TB_DEPS
 RM_DIRECTED := pass dead_flit turn adaptive static_wait blocked_long broadcast broadcast_cut \
                piggy_intra piggy_inter bad_flits abort header_short stray stray_inside fill_edge \
                back_msg period spec_turn deliver seg_direct adapt_stop adapt_stop_ot adapt_seg2 bcast_indep fill_occ \
-               addr_sweep adapt_sweep counters counters_walk adapt_walk
+               addr_sweep adapt_sweep counters counters_walk adapt_walk \
+               back_bcast_cut back_long
 test-mp1-rm: $(MP1_LOCKSTEP)
 	@set -e; for t in $(RM_DIRECTED); do $(MP1_LOCKSTEP) --test $$t; done
 	@set -e; for s in $(MP1_SEEDS); do $(MP1_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES); done

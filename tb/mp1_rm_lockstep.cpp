@@ -96,6 +96,34 @@ struct Trace {
       if (v[c]) return c;
     return ~0ull;
   }
+  // The messages on a stream, each from its first flit to the EOM that ends it (EOS chunks
+  // inside it are segment ends): the cycle of its first chunk, its flits, its EOM's cycle (~0
+  // if the stream ends first). An end code outside a message is no message.
+  struct Msg {
+    uint64_t at;
+    uint32_t flits;
+    uint64_t eom;
+  };
+  static std::vector<Msg> msgs(const Stream &v) {
+    const std::vector<Kind> k = frame(v);
+    std::vector<Msg> r;
+    bool open = false;
+    for (size_t c = 0; c < v.size(); c++) {
+      if (k[c] == kFlit1 && !open) r.push_back(Msg{c, 0, ~0ull}), open = true;
+      if (!open) continue;
+      if (k[c] == kFlit1) r.back().flits++;
+      if (k[c] == kEnd && v[c] == 2) r.back().eom = c, open = false;
+    }
+    return r;
+  }
+  // Cycles of the chunks outside flits of value e (1 EOS, 2 EOM, 3 the illegal chunk).
+  static std::vector<uint64_t> ends(const Stream &v, uint32_t e) {
+    const std::vector<Kind> k = frame(v);
+    std::vector<uint64_t> r;
+    for (size_t c = 0; c < v.size(); c++)
+      if (k[c] == kEnd && v[c] == e) r.push_back(c);
+    return r;
+  }
 };
 
 struct RmCase {
@@ -222,6 +250,63 @@ RmCase sweep(const char *name, const char *what, std::vector<RmMsg> msgs, uint64
   RmCase c{name, what, {}, 0, 0, std::move(check)};
   c.msgs = std::move(msgs);
   c.cycles = cycles;
+  return c;
+}
+
+// A back message whose input ends while it waits behind F (docs/mp1_draft4.md §4.4): a cut
+// broadcast is kept whatever ended its input, any other dropping B is cleared. Both need F still
+// sending when B's input ends: a 12-flit F held on straight until cycle 50 leaves 29 chunks to
+// send when stop falls, B arrives behind them.
+RmCase back_bcast_cut_case() {
+  using mp1stim::kAwf;
+  Seg b = seg({cf(4, 9), cf(5, 7)}, 1, 2);
+  b.push_back(3);  // the abort right after the EOS: it starts no segment, so stop cannot hold it
+  RmCase c{"back_bcast_cut", "a back broadcast cut to its first segment, then aborted: kept, sent",
+           {seg({cf(2, 9)}, 2, 12 - kAwf), b}, 1u, 50,
+           [](const mp1_rm_regs_t &r) {
+             return eqs("long", r.cnt_bad_long, 1) + eqs("cut", r.cnt_cut, 0) +
+                    eqs("stray", r.cnt_stray, 0);
+           }};
+  c.tcheck = [](const Trace &t) {
+    const auto in = Trace::starts(t.in), ab = Trace::ends(t.in, 3);
+    const auto st = Trace::msgs(t.out[0]), ot = Trace::msgs(t.out[1]), rc = Trace::msgs(t.out[2]);
+    if (in.size() != 2 || ab.size() != 1 || st.size() != 2 || ot.size() != 1 || rc.size() != 1)
+      return std::string("expected 2 messages and an abort in, 2 on st, 1 on ot and rc; ");
+    std::string e;
+    if (!(in[1] < st[0].eom && ab[0] < st[0].eom)) e += "the broadcast was no back message; ";
+    // §4.4: the EOS written as EOM ends each copy; §5.6: B two cycles after F's EOM
+    e += eqs("st flits of F", st[0].flits, 12);
+    e += eqs("st flits of B (its whole first segment)", st[1].flits, 2 * kAwf + 2);
+    e += eqs("ot flits (a2's word and the data)", ot[0].flits, kAwf + 2);
+    e += eqs("rc flits (the data)", rc[0].flits, 2);
+    for (const Trace::Msg &m : {st[1], ot[0], rc[0]})
+      e += eqs("a copy of B ended by an EOM", m.eom != ~0ull, 1);
+    e += eqs("cycles from F's EOM to B on st", st[1].at - st[0].eom, 2);
+    return e;
+  };
+  return c;
+}
+
+// ... and an over-long B (decided, dropping, cut) is cleared at its EOM: nothing of it is sent.
+// F (two segments, straight held until cycle 60) still has its second segment to send when B
+// starts; its copy then waits after the EOS (straight's stop held 200 cycles once B is valid)
+// while B's 34 flits and EOM arrive.
+RmCase back_long_case() {
+  RmCase c{"back_long", "an over-long back message: cleared at its end, nothing of it sent",
+           {seg_n({cf(2, 9)}, 9, 1), seg_n({}, 4, 2), seg_n({cf(2, 9)}, 34, 2)}, 1u, 60,
+           [](const mp1_rm_regs_t &r) {
+             return eqs("long", r.cnt_bad_long, 1) + eqs("cut", r.cnt_cut, 0);
+           }};
+  c.stall_next = 200;
+  c.tcheck = [](const Trace &t) {
+    const auto in = Trace::msgs(t.in), st = Trace::msgs(t.out[0]);
+    if (in.size() != 2 || st.size() != 1) return std::string("expected 2 messages in, 1 on st; ");
+    std::string e;
+    if (!(in[1].eom < st[0].eom)) e += "the long message's input did not end behind F; ";
+    e += eqs("st flits (F's two segments)", st[0].flits, 13);
+    for (int k = 1; k < 4; k++) e += eqs("chunks on ot, rc, pb", Trace::first(t.out[k]), ~0ull);
+    return e;
+  };
   return c;
 }
 
@@ -382,6 +467,10 @@ std::vector<RmCase> rm_cases() {
     if (Trace::first(t.out[1]) < 80) e += "ot started while held; ";
     return e;
   };
+  // Escapes of the Yosys mutants of draft 4 (docs/coverage.md): back messages ended while they
+  // wait.
+  v.push_back(back_bcast_cut_case());
+  v.push_back(back_long_case());
 #if MP1_AWF == 1
   // Timed for one-flit words: at AWF 2 a1's word is two flits and the same holds put the copy's
   // start at other distances, inside the §8.9 window where both models stall (docs/mp1.md §8.9),
