@@ -347,7 +347,7 @@ RM_DIRECTED := pass dead_flit turn adaptive static_wait blocked_long broadcast b
                piggy_intra piggy_inter bad_flits abort header_short stray stray_inside fill_edge \
                back_msg period spec_turn deliver seg_direct adapt_stop adapt_stop_ot adapt_seg2 bcast_indep fill_occ \
                addr_sweep adapt_sweep counters counters_walk adapt_walk \
-               back_bcast_cut back_long
+               back_bcast_cut back_long edge_bad
 test-mp1-rm: $(MP1_LOCKSTEP)
 	@set -e; for t in $(RM_DIRECTED); do $(MP1_LOCKSTEP) --test $$t; done
 	@set -e; for s in $(MP1_SEEDS); do $(MP1_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES); done

@@ -141,6 +141,7 @@ struct RmCase {
   uint64_t stall_next = 0;           // straight's stop high this long once the front message's
                                      // straight copy waits between segments with a back message
   uint32_t occ_min = 0;              // the buffer's occupancy must reach this (draft 4 §6)
+  uint32_t edge = 0;                 // edge_i: the machine has no straight neighbour
   std::function<std::string(const Trace &)> tcheck{};  // checks of the chunk streams' timing
 };
 
@@ -310,6 +311,28 @@ RmCase back_long_case() {
   return c;
 }
 
+// docs/mp1.md §8.8 rule 2 at a machine with no straight neighbour: code 3 at its match (the data
+// would leave straight) is bad, counted, dropped; a delivery still goes out, with no speculative
+// straight copy (draft 4 §5.2).
+RmCase edge_bad_case() {
+  RmCase c{"edge_bad", "at an edge: code 3 at its match is bad; a delivery goes, nothing straight",
+           {seg({cf(3, 4), cf(2, 9)}, 2, 2), seg({cf(2, 4)}, 2, 3)}, 0, 0,
+           [](const mp1_rm_regs_t &r) {
+             return eqs("bad addr", r.cnt_bad_addr, 1) + eqs("bad code", r.cnt_bad_code, 0);
+           }};
+  c.edge = 1;
+  c.tcheck = [](const Trace &t) {
+    const auto in = Trace::starts(t.in);
+    const auto rc = Trace::msgs(t.out[2]);
+    if (in.size() != 2 || rc.size() != 1) return std::string("expected 2 messages in, 1 on rc; ");
+    std::string e = eqs("rc flits", rc[0].flits, 3);
+    e += eqs("rc first chunk", rc[0].at, in[1] + 3 * mp1stim::kAwf + 1);
+    for (int k : {0, 1, 3}) e += eqs("chunks on st, ot, pb", Trace::first(t.out[k]), ~0ull);
+    return e;
+  };
+  return c;
+}
+
 // The machine sits at pos 4 (opos 4), + direction, not at an edge (sweep cases: per message).
 std::vector<RmCase> rm_cases() {
   std::vector<RmCase> v;
@@ -468,9 +491,10 @@ std::vector<RmCase> rm_cases() {
     return e;
   };
   // Escapes of the Yosys mutants of draft 4 (docs/coverage.md): back messages ended while they
-  // wait.
+  // wait, routes into a missing output.
   v.push_back(back_bcast_cut_case());
   v.push_back(back_long_case());
+  v.push_back(edge_bad_case());
 #if MP1_AWF == 1
   // Timed for one-flit words: at AWF 2 a1's word is two flits and the same holds put the copy's
   // start at other distances, inside the §8.9 window where both models stall (docs/mp1.md §8.9),
@@ -552,6 +576,7 @@ class Tb {
     if (dc_) {
       in_ = mp1_rm_in_t{};
       in_.pos = in_.opos = 4;
+      in_.edge = dc_->edge;
       src_.scripted = true;
       for (const Seg &sg : dc_->segs) src_.segs.push_back(sg);
     }
