@@ -219,125 +219,145 @@ static void start_msg(ctx_t *x, uint32_t c, uint32_t len, uint64_t t0) {
     x->overflow = 1; /* at most one entry per end: cannot happen */
 }
 
-/* E1 for one popped token on link l. */
-static void rx_token(ctx_t *x, uint32_t l, uint32_t k, uint32_t b, t9k_node_ev_t *ev) {
+/* E1, a token where a header is expected: its bytes, then the packet's VL end and kind. */
+static void rx_header(ctx_t *x, uint32_t l, uint32_t k, uint32_t b, t9k_node_ev_t *ev) {
   const t9k_node_cfg_t *cfg = x->cfg;
   t9k_node_regs_t *d = &x->nx->r;
   const uint32_t K = cfg->nvl, H = cfg->hbytes;
+  if (k != DSLINK_KIND_DATA) {
+    d->bad++; /* an end token where a header should start (or inside one) */
+    d->r_hcnt[l] = 0;
+    ev->rx_end[l] = 1;
+    return;
+  }
+  if (d->r_hcnt[l] == 0)
+    ev->rx_first[l] = 1;
+  if (d->r_hcnt[l] + 1u < H) {
+    d->r_hdr[l] = b;
+    d->r_hcnt[l] = 1;
+    return;
+  }
+  const uint32_t h = H == 2 ? (d->r_hdr[l] << 8) | b : b;
+  d->r_hcnt[l] = 0;
+  const uint32_t idx = h >> 1, c = idx % K;
+  if (h >= 2u * cfg->nnodes * K || idx / K != cfg->node || rd(x, vw(c, V_PEER)) == NIL) {
+    d->misrouted++;
+    d->r_st[l] = 3;
+    return;
+  }
+  d->r_vl[l] = c;
+  if (h & 1u) {
+    d->r_st[l] = 2;
+    return;
+  }
+  d->r_st[l] = 1;
+  /* acknowledge on header arrival, on the arrival link (§16.3 E1) */
+  const uint64_t ack = 2u * rd(x, vw(c, V_PEER)) + 1u;
+  if (ring_push(x, x->l.aq, l, d->aq_head[l], &d->aq_n[l], ack | (d->cyc << 16)))
+    d->bad++; /* more unacknowledged packets than VL ends: a sender broke the protocol */
+}
+
+/* E1, a token of a data packet's body. */
+static void rx_data(ctx_t *x, uint32_t l, uint32_t k, t9k_node_ev_t *ev) {
+  t9k_node_regs_t *d = &x->nx->r;
+  const uint32_t c = d->r_vl[l];
+  /* bytes are counted per link and added to the end's message at the packet's end: with hunt
+     groups and universal routing a VL's next packet may arrive on another link before the
+     tail of this one */
+  if (k == DSLINK_KIND_DATA) {
+    d->r_bytes[l]++;
+    return;
+  }
+  ev->rx_end[l] = 1;
+  const uint32_t pkt = d->r_bytes[l];
+  d->r_bytes[l] = 0;
+  if (k == DSLINK_KIND_EOP) {
+    wr(x, vw(c, V_IBYTES), rd(x, vw(c, V_IBYTES)) + pkt);
+  } else if (k == DSLINK_KIND_EOM) {
+    const uint32_t bytes = (uint32_t)rd(x, vw(c, V_IBYTES)) + pkt;
+    ev->rx_msg[l] = 1;
+    ev->rx_vl[l] = c;
+    ev->rx_bytes[l] = bytes;
+    d->msgs_rcvd++;
+    d->bytes_rcvd += bytes;
+    wr(x, vw(c, V_IBYTES), 0);
+  } else if (k == DSLINK_KIND_ERR) {
+    d->cut++;
+    wr(x, vw(c, V_IBYTES), 0);
+  }
+  d->r_st[l] = 0;
+}
+
+/* End c's message is complete at the sender: the next pending one, if any, starts. */
+static void msg_done(ctx_t *x, uint32_t l, uint32_t c, t9k_node_ev_t *ev) {
+  t9k_node_regs_t *d = &x->nx->r;
+  d->msgs_sent++;
+  d->outstanding--;
+  ev->msgs_done++;
+  ev->msg_done[l] = 1;
+  ev->done_vl[l] = c;
+  const uint32_t pn = (uint32_t)rd(x, vw(c, V_PN));
+  if (!pn) {
+    wr(x, vw(c, V_OACT), 0);
+    return;
+  }
+  const uint32_t i = (uint32_t)rd(x, vw(c, V_PHEAD));
+  const size_t pe = x->l.pool + (size_t)i * PW;
+  const uint32_t next = (uint32_t)rd(x, pe + P_NEXT);
+  wr(x, vw(c, V_PHEAD), next);
+  if (next == NIL)
+    wr(x, vw(c, V_PTAIL), NIL);
+  wr(x, vw(c, V_PN), pn - 1u);
+  start_msg(x, c, (uint32_t)rd(x, pe + P_LEN), rd(x, pe + P_T0));
+  wr(x, pe + P_NEXT, d->pool_free);
+  d->pool_free = i;
+}
+
+/* E1, a token of an acknowledgement: at its end the acknowledged end sends on. */
+static void rx_ack(ctx_t *x, uint32_t l, uint32_t k, t9k_node_ev_t *ev) {
+  t9k_node_regs_t *d = &x->nx->r;
+  const uint32_t c = d->r_vl[l];
+  if (k == DSLINK_KIND_DATA) {
+    d->bad++; /* an acknowledgement carries no data */
+    d->r_st[l] = 3;
+    return;
+  }
+  ev->rx_end[l] = 1;
+  d->r_st[l] = 0;
+  if (k == DSLINK_KIND_ERR) {
+    d->cut++;
+    return;
+  }
+  if (k == DSLINK_KIND_EOM || !rd(x, vw(c, V_OUNACK))) {
+    d->bad++;
+    return;
+  }
+  wr(x, vw(c, V_OUNACK), 0);
+  const uint32_t pl = c % x->cfg->nlinks;
+  if (rd(x, vw(c, V_OOFF)) < rd(x, vw(c, V_OLEN))) {
+    wr(x, vw(c, V_DT0), d->cyc); /* the next packet of the message is created now */
+    if (ring_push(x, x->l.dq, pl, d->dq_head[pl], &d->dq_n[pl], c))
+      x->overflow = 1;
+    return;
+  }
+  msg_done(x, l, c, ev);
+}
+
+/* E1 for one popped token on link l: by the link's receive state (0 header, 1 data packet,
+   2 acknowledgement, 3 discarding up to an end token). */
+static void rx_token(ctx_t *x, uint32_t l, uint32_t k, uint32_t b, t9k_node_ev_t *ev) {
+  t9k_node_regs_t *d = &x->nx->r;
   switch (d->r_st[l]) {
   case 0:
-    if (k != DSLINK_KIND_DATA) {
-      d->bad++; /* an end token where a header should start (or inside one) */
-      d->r_hcnt[l] = 0;
-      ev->rx_end[l] = 1;
-      return;
-    }
-    if (d->r_hcnt[l] == 0)
-      ev->rx_first[l] = 1;
-    if (d->r_hcnt[l] + 1u < H) {
-      d->r_hdr[l] = b;
-      d->r_hcnt[l] = 1;
-      return;
-    }
-    {
-      const uint32_t h = H == 2 ? (d->r_hdr[l] << 8) | b : b;
-      d->r_hcnt[l] = 0;
-      const uint32_t idx = h >> 1, c = idx % K;
-      if (h >= 2u * cfg->nnodes * K || idx / K != cfg->node || rd(x, vw(c, V_PEER)) == NIL) {
-        d->misrouted++;
-        d->r_st[l] = 3;
-        return;
-      }
-      d->r_vl[l] = c;
-      if (h & 1u) {
-        d->r_st[l] = 2;
-        return;
-      }
-      d->r_st[l] = 1;
-      /* acknowledge on header arrival, on the arrival link (§16.3 E1) */
-      const uint64_t ack = 2u * rd(x, vw(c, V_PEER)) + 1u;
-      if (ring_push(x, x->l.aq, l, d->aq_head[l], &d->aq_n[l], ack | (d->cyc << 16)))
-        d->bad++; /* more unacknowledged packets than VL ends: a sender broke the protocol */
-    }
+    rx_header(x, l, k, b, ev);
     return;
-  case 1: {
-    const uint32_t c = d->r_vl[l];
-    /* bytes are counted per link and added to the end's message at the packet's end: with hunt
-       groups and universal routing a VL's next packet may arrive on another link before the
-       tail of this one */
-    if (k == DSLINK_KIND_DATA) {
-      d->r_bytes[l]++;
-      return;
-    }
-    ev->rx_end[l] = 1;
-    const uint32_t pkt = d->r_bytes[l];
-    d->r_bytes[l] = 0;
-    if (k == DSLINK_KIND_EOP) {
-      wr(x, vw(c, V_IBYTES), rd(x, vw(c, V_IBYTES)) + pkt);
-    } else if (k == DSLINK_KIND_EOM) {
-      const uint32_t bytes = (uint32_t)rd(x, vw(c, V_IBYTES)) + pkt;
-      ev->rx_msg[l] = 1;
-      ev->rx_vl[l] = c;
-      ev->rx_bytes[l] = bytes;
-      d->msgs_rcvd++;
-      d->bytes_rcvd += bytes;
-      wr(x, vw(c, V_IBYTES), 0);
-    } else if (k == DSLINK_KIND_ERR) {
-      d->cut++;
-      wr(x, vw(c, V_IBYTES), 0);
-    }
-    d->r_st[l] = 0;
+  case 1:
+    rx_data(x, l, k, ev);
     return;
-  }
-  case 2: {
-    const uint32_t c = d->r_vl[l];
-    if (k == DSLINK_KIND_DATA) {
-      d->bad++; /* an acknowledgement carries no data */
-      d->r_st[l] = 3;
-      return;
-    }
-    ev->rx_end[l] = 1;
-    d->r_st[l] = 0;
-    if (k == DSLINK_KIND_ERR) {
-      d->cut++;
-      return;
-    }
-    if (k == DSLINK_KIND_EOM || !rd(x, vw(c, V_OUNACK))) {
-      d->bad++;
-      return;
-    }
-    wr(x, vw(c, V_OUNACK), 0);
-    const uint32_t pl = c % cfg->nlinks;
-    if (rd(x, vw(c, V_OOFF)) < rd(x, vw(c, V_OLEN))) {
-      wr(x, vw(c, V_DT0), d->cyc); /* the next packet of the message is created now */
-      if (ring_push(x, x->l.dq, pl, d->dq_head[pl], &d->dq_n[pl], c))
-        x->overflow = 1;
-      return;
-    }
-    /* the message is complete at the sender; the next pending one starts */
-    d->msgs_sent++;
-    d->outstanding--;
-    ev->msgs_done++;
-    ev->msg_done[l] = 1;
-    ev->done_vl[l] = c;
-    const uint32_t pn = (uint32_t)rd(x, vw(c, V_PN));
-    if (!pn) {
-      wr(x, vw(c, V_OACT), 0);
-      return;
-    }
-    const uint32_t i = (uint32_t)rd(x, vw(c, V_PHEAD));
-    const size_t pe = x->l.pool + (size_t)i * PW;
-    const uint32_t next = (uint32_t)rd(x, pe + P_NEXT);
-    wr(x, vw(c, V_PHEAD), next);
-    if (next == NIL)
-      wr(x, vw(c, V_PTAIL), NIL);
-    wr(x, vw(c, V_PN), pn - 1u);
-    start_msg(x, c, (uint32_t)rd(x, pe + P_LEN), rd(x, pe + P_T0));
-    wr(x, pe + P_NEXT, d->pool_free);
-    d->pool_free = i;
+  case 2:
+    rx_ack(x, l, k, ev);
     return;
-  }
-  default: /* discard up to an end token */
+  default:
     if (k != DSLINK_KIND_DATA) {
       ev->rx_end[l] = 1;
       d->r_st[l] = 0;
@@ -383,6 +403,52 @@ static void new_msg(ctx_t *x, const t9k_node_msg_t *m, t9k_node_ev_t *ev) {
   wr(x, vw(c, V_PN), rd(x, vw(c, V_PN)) + 1u);
 }
 
+/* E5: link l's next packet is the oldest acknowledgement it owes. */
+static void select_ack(ctx_t *x, uint32_t l, t9k_node_ev_t *ev) {
+  t9k_node_regs_t *d = &x->nx->r;
+  const uint64_t a = ring_pop(x, x->l.aq, l, &d->aq_head[l], &d->aq_n[l]);
+  d->t_kind[l] = T9K_NODE_ACK;
+  d->t_hdr[l] = (uint32_t)(a & 0xFFFFu);
+  d->t_vl[l] = ((uint32_t)(a & 0xFFFFu) >> 1) % x->cfg->nvl;
+  d->t_len[l] = 0;
+  d->t_end[l] = DSLINK_KIND_EOP;
+  d->t_pos[l] = 0;
+  d->acks_sent++;
+  ev->sel[l] = 1;
+  ev->sel_kind[l] = T9K_NODE_ACK;
+  ev->sel_hdr[l] = d->t_hdr[l];
+  ev->sel_vl[l] = d->t_vl[l];
+  ev->sel_len[l] = 0;
+  ev->sel_t0[l] = a >> 16;
+  ev->sel_end[l] = DSLINK_KIND_EOP;
+}
+
+/* E5: link l's next packet is the next data packet of the first end in its queue. */
+static void select_data(ctx_t *x, uint32_t l, t9k_node_ev_t *ev) {
+  t9k_node_regs_t *d = &x->nx->r;
+  const uint32_t c = (uint32_t)ring_pop(x, x->l.dq, l, &d->dq_head[l], &d->dq_n[l]);
+  const uint32_t off = (uint32_t)rd(x, vw(c, V_OOFF)), mlen = (uint32_t)rd(x, vw(c, V_OLEN));
+  const uint32_t len = mlen - off < T9K_NODE_PACKET ? mlen - off : T9K_NODE_PACKET;
+  d->t_kind[l] = T9K_NODE_DATA;
+  d->t_hdr[l] = 2u * (uint32_t)rd(x, vw(c, V_PEER));
+  d->t_vl[l] = c;
+  d->t_len[l] = len;
+  d->t_end[l] = off + len == mlen ? DSLINK_KIND_EOM : DSLINK_KIND_EOP;
+  d->t_pos[l] = 0;
+  wr(x, vw(c, V_OOFF), off + len);
+  wr(x, vw(c, V_OUNACK), 1);
+  d->pkts_sent++;
+  ev->sel[l] = 1;
+  ev->sel_kind[l] = T9K_NODE_DATA;
+  ev->sel_hdr[l] = d->t_hdr[l];
+  ev->sel_vl[l] = c;
+  ev->sel_len[l] = len;
+  ev->sel_t0[l] = rd(x, vw(c, V_DT0));
+  ev->sel_end[l] = d->t_end[l];
+  ev->sel_msg_t0[l] = rd(x, vw(c, V_T0));
+  ev->sel_msg_len[l] = mlen;
+}
+
 int t9k_node_eval(const t9k_node_cfg_t *cfg, const t9k_node_state_t *st, const t9k_node_in_t *in,
                   t9k_node_out_t *out, t9k_node_next_t *nx, t9k_node_ev_t *ev) {
   /* nx->mem equals st->mem except at the words a previous eval without a clock wrote */
@@ -413,45 +479,10 @@ int t9k_node_eval(const t9k_node_cfg_t *cfg, const t9k_node_state_t *st, const t
       continue;
     }
     /* E5: only between packets; acknowledgements first */
-    if (d->aq_n[l]) {
-      const uint64_t a = ring_pop(&x, x.l.aq, l, &d->aq_head[l], &d->aq_n[l]);
-      d->t_kind[l] = T9K_NODE_ACK;
-      d->t_hdr[l] = (uint32_t)(a & 0xFFFFu);
-      d->t_vl[l] = ((uint32_t)(a & 0xFFFFu) >> 1) % cfg->nvl;
-      d->t_len[l] = 0;
-      d->t_end[l] = DSLINK_KIND_EOP;
-      d->t_pos[l] = 0;
-      d->acks_sent++;
-      ev->sel[l] = 1;
-      ev->sel_kind[l] = T9K_NODE_ACK;
-      ev->sel_hdr[l] = d->t_hdr[l];
-      ev->sel_vl[l] = d->t_vl[l];
-      ev->sel_len[l] = 0;
-      ev->sel_t0[l] = a >> 16;
-      ev->sel_end[l] = DSLINK_KIND_EOP;
-    } else if (d->dq_n[l]) {
-      const uint32_t c = (uint32_t)ring_pop(&x, x.l.dq, l, &d->dq_head[l], &d->dq_n[l]);
-      const uint32_t off = (uint32_t)rd(&x, vw(c, V_OOFF)), mlen = (uint32_t)rd(&x, vw(c, V_OLEN));
-      const uint32_t len = mlen - off < T9K_NODE_PACKET ? mlen - off : T9K_NODE_PACKET;
-      d->t_kind[l] = T9K_NODE_DATA;
-      d->t_hdr[l] = 2u * (uint32_t)rd(&x, vw(c, V_PEER));
-      d->t_vl[l] = c;
-      d->t_len[l] = len;
-      d->t_end[l] = off + len == mlen ? DSLINK_KIND_EOM : DSLINK_KIND_EOP;
-      d->t_pos[l] = 0;
-      wr(&x, vw(c, V_OOFF), off + len);
-      wr(&x, vw(c, V_OUNACK), 1);
-      d->pkts_sent++;
-      ev->sel[l] = 1;
-      ev->sel_kind[l] = T9K_NODE_DATA;
-      ev->sel_hdr[l] = d->t_hdr[l];
-      ev->sel_vl[l] = c;
-      ev->sel_len[l] = len;
-      ev->sel_t0[l] = rd(&x, vw(c, V_DT0));
-      ev->sel_end[l] = d->t_end[l];
-      ev->sel_msg_t0[l] = rd(&x, vw(c, V_T0));
-      ev->sel_msg_len[l] = mlen;
-    }
+    if (d->aq_n[l])
+      select_ack(&x, l, ev);
+    else if (d->dq_n[l])
+      select_data(&x, l, ev);
   }
   d->cyc = q->cyc + 1u;
   if (x.overflow) {
