@@ -30,9 +30,11 @@ static int usage(FILE *f) {
   return f == stderr ? 2 : 0;
 }
 
-static int set(c104_net_cfg_t *c, const char *k, const char *v) {
+/* Each set_* below: 0 the option set, -1 its value refused (said on stderr), 1 not its option. */
+
+/* The network: its shape, routing and arbitration. */
+static int set_network(c104_net_cfg_t *c, const char *k, const char *v) {
   uint64_t u;
-  double d;
   if (!strcmp(k, "topology")) {
     if (c104_net_topo_parse(v, &c->topo)) {
       fprintf(stderr, "madpost: c104net: --topology: '%s' is not one of grid, puma, line, pair\n",
@@ -66,7 +68,16 @@ static int set(c104_net_cfg_t *c, const char *k, const char *v) {
       return -1;
     }
     c->rr = !strcmp(v, "rr");
-  } else if (!strcmp(k, "pattern")) {
+  } else {
+    return 1;
+  }
+  return 0;
+}
+
+/* Where the messages go and when they are made. */
+static int set_pattern(c104_net_cfg_t *c, const char *k, const char *v) {
+  uint64_t u;
+  if (!strcmp(k, "pattern")) {
     mp1_pattern_e p;
     if (mp1_pattern_parse(v, &p)) {
       fprintf(stderr, "madpost: c104net: --pattern: '%s' is not one of uniform, local, shuffle, "
@@ -87,7 +98,17 @@ static int set(c104_net_cfg_t *c, const char *k, const char *v) {
     }
   } else if (!strcmp(k, "burst")) {
     if (madpost_opt_num("c104net", k, v, 1, MP1_ARR_BURST_MAX, &c->arrival.burst)) return -1;
-  } else if (!strcmp(k, "load")) {
+  } else {
+    return 1;
+  }
+  return 0;
+}
+
+/* How much traffic, in which messages, and how long the runs are. */
+static int set_amount(c104_net_cfg_t *c, const char *k, const char *v) {
+  uint64_t u;
+  double d;
+  if (!strcmp(k, "load")) {
     if (madpost_opt_num("c104net", k, v, 0, 1000, &c->load)) return -1;
   } else if (!strcmp(k, "iat")) {
     if (madpost_opt_num("c104net", k, v, 0.001, 1e12, &d)) return -1;
@@ -111,10 +132,23 @@ static int set(c104_net_cfg_t *c, const char *k, const char *v) {
     if (madpost_opt_whole("c104net", k, v, 1, C104_NET_MAX_SEEDS, &u)) return -1;
     c->seeds = (uint32_t)u;
   } else {
+    return 1;
+  }
+  return 0;
+}
+
+/* Option --k v into c: 0, or -1 after saying why not. */
+static int set(c104_net_cfg_t *c, const char *k, const char *v) {
+  int r = set_network(c, k, v);
+  if (r > 0)
+    r = set_pattern(c, k, v);
+  if (r > 0)
+    r = set_amount(c, k, v);
+  if (r > 0) {
     fprintf(stderr, "madpost: c104net: unknown option '--%s'\n", k);
     return -1;
   }
-  return 0;
+  return r;
 }
 
 /* The figures reported, per run and as mean +- 95% CI over the runs. */
@@ -189,37 +223,156 @@ static void progress(void *ctx, double frac) {
   if (!p->tty) fputc('\n', stderr);
 }
 
+static const char *const fname[] = {
+#define X(name, e) #name,
+    NET_FIGS(X)
+#undef X
+};
+#define F_N ((int)(sizeof fname / sizeof fname[0]))
+
+/* Run r's figures, in the order of fname. */
+static void fig_values(const c104_net_result_t *r, double *v) {
+  int f = 0;
+#define X(name, e) v[f++] = (e);
+  NET_FIGS(X)
+#undef X
+}
+
+typedef struct {
+  c104_net_cfg_t *c;
+  const char **format;
+} args_t;
+
+/* Option a (with its dashes) = v: 0, or -1 after saying why not. */
+static int one_arg(void *ctx, const char *a, const char *v) {
+  args_t *x = ctx;
+  if (strcmp(a, "--format"))
+    return set(x->c, a + 2, v);
+  if (strcmp(v, "table") && strcmp(v, "csv") && strcmp(v, "json")) {
+    fprintf(stderr, "madpost: c104net: --format: '%s' is not table, csv or json\n", v);
+    return -1;
+  }
+  *x->format = v;
+  return 0;
+}
+
+/* The command line into c and *format: 0, or 1 with the exit status in *rc (help or an error). */
+static int parse_args(int argc, char **argv, c104_net_cfg_t *c, const char **format, int *rc) {
+  args_t x = {c, format};
+  if (madpost_opt_pairs("c104net", argc, argv, usage, one_arg, &x, rc))
+    return 1;
+  char err[400];
+  if (c104_net_cfg_check(c, err, sizeof err)) {
+    fprintf(stderr, "madpost: c104net: %s\n", err);
+    *rc = 2;
+    return 1;
+  }
+  return 0;
+}
+
+/* Conservation broken or an error counted in any run. */
+static int any_bad(const c104_net_result_t *run, uint32_t n) {
+  int bad = 0;
+  for (uint32_t k = 0; k < n; k++) {
+    const c104_net_result_t *r = &run[k];
+    if (r->accepted != r->delivered + r->in_flight ||
+        r->generated != r->accepted + r->dropped_qlimit + r->dropped_novl ||
+        r->sw_bad + r->sw_short + r->sw_cut + r->sw_stray + r->link_errs + r->node_misrouted +
+                r->node_bad + r->node_cut + r->track_errs + r->corrupt != 0)
+      bad = 1;
+  }
+  return bad;
+}
+
+static void print_json(const c104_net_cfg_t *c, const c104_net_result_t *run,
+                       const mp1_stat_t *st, int bad) {
+  printf("{\"params\":{");
+  cfg_json(c, &run[0], stdout);
+  printf("},\"result\":{");
+  for (int f = 0; f < F_N; f++)
+    printf("%s\"%s\":{\"mean\":%.6g,\"ci95\":%.6g}", f ? "," : "", fname[f], st[f].mean,
+           st[f].ci);
+  printf(",\"conserved\":%s,\"runs\":[", bad ? "false" : "true");
+  for (uint32_t k = 0; k < c->seeds; k++) {
+    const c104_net_result_t *r = &run[k];
+    printf("%s{\"seed\":%llu", k ? "," : "", (unsigned long long)r->seed);
+#define X(name) printf(",\"" #name "\":%llu", (unsigned long long)r->name);
+    NET_COUNTS(X)
+#undef X
+#define X(name, e) printf(",\"" #name "\":%.6g", (double)(e));
+    NET_FIGS(X)
+#undef X
+    printf("}");
+  }
+  printf("]}}\n");
+}
+
+static void print_csv(const c104_net_cfg_t *c, const c104_net_result_t *run) {
+  cfg_text(c, &run[0], stdout, "# ");
+  printf("seed");
+#define X(name) printf("," #name);
+  NET_COUNTS(X)
+#undef X
+#define X(name, e) printf("," #name);
+  NET_FIGS(X)
+#undef X
+  printf("\n");
+  for (uint32_t k = 0; k < c->seeds; k++) {
+    const c104_net_result_t *r = &run[k];
+    printf("%llu", (unsigned long long)r->seed);
+#define X(name) printf(",%llu", (unsigned long long)r->name);
+    NET_COUNTS(X)
+#undef X
+#define X(name, e) printf(",%.6g", (double)(e));
+    NET_FIGS(X)
+#undef X
+    printf("\n");
+  }
+}
+
+/* A run's conservation count and error counters, two lines. */
+static void print_run_counts(const c104_net_result_t *r) {
+  printf("  seed %llu: generated %llu = accepted %llu + saturation failures %llu + no VL %llu; "
+         "accepted = delivered %llu + in flight %llu; corrupt %llu\n",
+         (unsigned long long)r->seed, (unsigned long long)r->generated,
+         (unsigned long long)r->accepted, (unsigned long long)r->dropped_qlimit,
+         (unsigned long long)r->dropped_novl, (unsigned long long)r->delivered,
+         (unsigned long long)r->in_flight, (unsigned long long)r->corrupt);
+  printf("    window: %llu messages delivered, %llu packets (%llu acks, %llu crossed no "
+         "switch link); errors: switch bad %llu short %llu cut %llu stray %llu, links %llu, "
+         "endpoints misrouted %llu bad %llu cut %llu, tracking %llu\n",
+         (unsigned long long)r->w_delivered, (unsigned long long)r->w_packets,
+         (unsigned long long)r->w_acks, (unsigned long long)r->w_unrouted,
+         (unsigned long long)r->sw_bad, (unsigned long long)r->sw_short,
+         (unsigned long long)r->sw_cut, (unsigned long long)r->sw_stray,
+         (unsigned long long)r->link_errs, (unsigned long long)r->node_misrouted,
+         (unsigned long long)r->node_bad, (unsigned long long)r->node_cut,
+         (unsigned long long)r->track_errs);
+}
+
+static void print_table(const c104_net_cfg_t *c, const c104_net_result_t *run,
+                        const mp1_stat_t *st, int bad) {
+  cfg_text(c, &run[0], stdout, "");
+  printf("%u run%s (mean +- 95%% CI over runs; cycles, 1 cycle = 10 ns):\n", c->seeds,
+         c->seeds > 1 ? "s" : "");
+  for (int f = 0; f < F_N; f++)
+    printf("  %-22s %12.4f +- %.4f\n", fname[f], st[f].mean, st[f].ci);
+  for (uint32_t k = 0; k < c->seeds; k++)
+    print_run_counts(&run[k]);
+  printf("%s\n", bad ? "TRAFFIC NOT CONSERVED OR ERRORS COUNTED" : "traffic conserved, no errors");
+}
+
 int madpost_cmd_c104net(int argc, char **argv) {
   c104_net_cfg_t c;
   c104_net_cfg_default(&c);
   const char *format = "table";
-  for (int i = 0; i < argc; i++)
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return usage(stdout);
-  for (int i = 0; i < argc; i += 2) {
-    const char *a = argv[i];
-    if (strncmp(a, "--", 2) || i + 1 >= argc) {
-      fprintf(stderr, "madpost: c104net: '%s': expected --KEY VALUE\n", a);
-      return usage(stderr);
-    }
-    const char *v = argv[i + 1];
-    if (!strcmp(a, "--format")) {
-      if (strcmp(v, "table") && strcmp(v, "csv") && strcmp(v, "json")) {
-        fprintf(stderr, "madpost: c104net: --format: '%s' is not table, csv or json\n", v);
-        return 2;
-      }
-      format = v;
-    } else if (set(&c, a + 2, v)) {
-      return 2;
-    }
-  }
-  char err[400];
-  if (c104_net_cfg_check(&c, err, sizeof err)) {
-    fprintf(stderr, "madpost: c104net: %s\n", err);
-    return 2;
-  }
+  int rc;
+  if (parse_args(argc, argv, &c, &format, &rc))
+    return rc;
   c104_net_result_t *run = calloc(c.seeds, sizeof *run);
   if (!run) return 1;
   prog_t pr = {.tty = isatty(2), .runs = c.seeds, .last = -1};
+  char err[400];
   for (uint32_t k = 0; k < c.seeds; k++) {
     pr.run = k;
     if (c104_net_run(&c, c.seed + k, &run[k], progress, &pr, err, sizeof err)) {
@@ -229,110 +382,23 @@ int madpost_cmd_c104net(int argc, char **argv) {
     }
   }
   fprintf(stderr, "\n");
-  enum {
-#define X(name, e) F_##name,
-    NET_FIGS(X)
-#undef X
-        F_N
-  };
-  static const char *const fname[] = {
-#define X(name, e) #name,
-      NET_FIGS(X)
-#undef X
-  };
+  double fig[C104_NET_MAX_SEEDS][F_N];
+  for (uint32_t k = 0; k < c.seeds; k++)
+    fig_values(&run[k], fig[k]);
   mp1_stat_t st[F_N];
   for (int f = 0; f < F_N; f++) {
     double v[C104_NET_MAX_SEEDS];
-    for (uint32_t k = 0; k < c.seeds; k++) {
-      const c104_net_result_t *r = &run[k];
-      double x = 0;
-      switch (f) {
-#define X(name, e) case F_##name: x = (e); break;
-        NET_FIGS(X)
-#undef X
-      default: break;
-      }
-      v[k] = x;
-    }
+    for (uint32_t k = 0; k < c.seeds; k++)
+      v[k] = fig[k][f];
     st[f] = mp1_sim_stat(v, c.seeds);
   }
-  int bad = 0;
-  for (uint32_t k = 0; k < c.seeds; k++) {
-    const c104_net_result_t *r = &run[k];
-    if (r->accepted != r->delivered + r->in_flight ||
-        r->generated != r->accepted + r->dropped_qlimit + r->dropped_novl ||
-        r->sw_bad + r->sw_short + r->sw_cut + r->sw_stray + r->link_errs + r->node_misrouted +
-                r->node_bad + r->node_cut + r->track_errs + r->corrupt != 0)
-      bad = 1;
-  }
-  if (!strcmp(format, "json")) {
-    printf("{\"params\":{");
-    cfg_json(&c, &run[0], stdout);
-    printf("},\"result\":{");
-    for (int f = 0; f < F_N; f++)
-      printf("%s\"%s\":{\"mean\":%.6g,\"ci95\":%.6g}", f ? "," : "", fname[f], st[f].mean,
-             st[f].ci);
-    printf(",\"conserved\":%s,\"runs\":[", bad ? "false" : "true");
-    for (uint32_t k = 0; k < c.seeds; k++) {
-      const c104_net_result_t *r = &run[k];
-      printf("%s{\"seed\":%llu", k ? "," : "", (unsigned long long)r->seed);
-#define X(name) printf(",\"" #name "\":%llu", (unsigned long long)r->name);
-      NET_COUNTS(X)
-#undef X
-#define X(name, e) printf(",\"" #name "\":%.6g", (double)(e));
-      NET_FIGS(X)
-#undef X
-      printf("}");
-    }
-    printf("]}}\n");
-  } else if (!strcmp(format, "csv")) {
-    cfg_text(&c, &run[0], stdout, "# ");
-    printf("seed");
-#define X(name) printf("," #name);
-    NET_COUNTS(X)
-#undef X
-#define X(name, e) printf("," #name);
-    NET_FIGS(X)
-#undef X
-    printf("\n");
-    for (uint32_t k = 0; k < c.seeds; k++) {
-      const c104_net_result_t *r = &run[k];
-      printf("%llu", (unsigned long long)r->seed);
-#define X(name) printf(",%llu", (unsigned long long)r->name);
-      NET_COUNTS(X)
-#undef X
-#define X(name, e) printf(",%.6g", (double)(e));
-      NET_FIGS(X)
-#undef X
-      printf("\n");
-    }
-  } else {
-    cfg_text(&c, &run[0], stdout, "");
-    printf("%u run%s (mean +- 95%% CI over runs; cycles, 1 cycle = 10 ns):\n", c.seeds,
-           c.seeds > 1 ? "s" : "");
-    for (int f = 0; f < F_N; f++)
-      printf("  %-22s %12.4f +- %.4f\n", fname[f], st[f].mean, st[f].ci);
-    for (uint32_t k = 0; k < c.seeds; k++) {
-      const c104_net_result_t *r = &run[k];
-      printf("  seed %llu: generated %llu = accepted %llu + saturation failures %llu + no VL %llu; "
-             "accepted = delivered %llu + in flight %llu; corrupt %llu\n",
-             (unsigned long long)r->seed, (unsigned long long)r->generated,
-             (unsigned long long)r->accepted, (unsigned long long)r->dropped_qlimit,
-             (unsigned long long)r->dropped_novl, (unsigned long long)r->delivered,
-             (unsigned long long)r->in_flight, (unsigned long long)r->corrupt);
-      printf("    window: %llu messages delivered, %llu packets (%llu acks, %llu crossed no "
-             "switch link); errors: switch bad %llu short %llu cut %llu stray %llu, links %llu, "
-             "endpoints misrouted %llu bad %llu cut %llu, tracking %llu\n",
-             (unsigned long long)r->w_delivered, (unsigned long long)r->w_packets,
-             (unsigned long long)r->w_acks, (unsigned long long)r->w_unrouted,
-             (unsigned long long)r->sw_bad, (unsigned long long)r->sw_short,
-             (unsigned long long)r->sw_cut, (unsigned long long)r->sw_stray,
-             (unsigned long long)r->link_errs, (unsigned long long)r->node_misrouted,
-             (unsigned long long)r->node_bad, (unsigned long long)r->node_cut,
-             (unsigned long long)r->track_errs);
-    }
-    printf("%s\n", bad ? "TRAFFIC NOT CONSERVED OR ERRORS COUNTED" : "traffic conserved, no errors");
-  }
+  const int bad = any_bad(run, c.seeds);
+  if (!strcmp(format, "json"))
+    print_json(&c, run, st, bad);
+  else if (!strcmp(format, "csv"))
+    print_csv(&c, run);
+  else
+    print_table(&c, run, st, bad);
   free(run);
   return bad ? 1 : 0;
 }
