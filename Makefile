@@ -120,9 +120,10 @@ $(LIB_SAN): $(patsubst cmodel/%.c,$(BUILD)/san/%.o,$(CMODEL_SRC))
 lib: $(LIB)
 
 MADPOST_SRC := tools/madpost.c tools/madpost_sim.c tools/madpost_c104.c tools/madpost_c104fig.c \
-               tools/madpost_rows.c tools/madpost_opt.c
+               tools/madpost_c104transit.c tools/madpost_c104cost.c tools/madpost_rows.c \
+               tools/madpost_opt.c
 
-$(BUILD)/madpost: $(MADPOST_SRC) tools/madpost_opt.h tools/madpost_rows.h $(LIB) $(CMODEL_HDR)
+$(BUILD)/madpost: $(MADPOST_SRC) tools/madpost_opt.h tools/madpost_rows.h tools/madpost_c104fig.h $(LIB) $(CMODEL_HDR)
 	$(CC) $(ALLCFLAGS) $(MADPOST_SRC) $(LIB) $(LDLIBS) -o $@
 
 $(BUILD)/mutgen: tools/mutgen.c tools/mutgen_text.h

@@ -286,7 +286,7 @@ int c104_net_vl_wiring(const c104_net_cfg_t *c, uint64_t seed, uint32_t N, uint3
     return 0;
   }
   /* a permutation: ends 2i (i < K / 2) of n send to ends 2i + 1 of pi(n); fixed points send
-     nothing; the sender takes its ends in turn (c104_net.c), so K = 2j gives j packets of one
+     nothing; the sender takes its ends in turn (c104_net_work.c), so K = 2j gives j packets of one
      node in flight at once */
   for (uint32_t a = 0; a < N; a++) {
     rng_t r;
