@@ -19,8 +19,8 @@ ALLCFLAGS := $(CWARN) $(OPT) -Iinclude $(CFLAGS)
 LDLIBS  := -linih -lm
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-CMODEL_SRC := $(wildcard cmodel/*.c)
-CMODEL_HDR := $(wildcard include/*.h cmodel/*.h)
+CMODEL_SRC := $(wildcard cmodel/*.c cmodel/net/*.c)
+CMODEL_HDR := $(wildcard include/madpost/*.h cmodel/*.h cmodel/net/*.h)
 LIB        := $(BUILD)/lib/libmadpost.a
 LIB_SAN    := $(BUILD)/san/libmadpost.a
 
@@ -207,7 +207,7 @@ $(BUILD)/synth/mp1_chip.log: $(MP1_CHIP_RTL)
 $(BUILD)/synth/c104.log: $(C104_RTL)
 	$(call yosys_synth,c104,$(C104_RTL),$(C104_TOP))
 
-# The port lists (include/*_ports.h) against the RTL's ports, one block at a time.
+# The port lists (include/madpost/*_ports.h) against the RTL's ports, one block at a time.
 PORT_BLOCKS := dslink mp1_rm mp1_plane mp1_chip c104
 check-ports: $(addprefix ports-,$(PORT_BLOCKS))
 ports-dslink: $(BUILD)/portlist
@@ -221,8 +221,8 @@ ports-mp1_chip: $(BUILD)/portlist
 ports-c104: $(BUILD)/portlist
 	@scripts/check_ports.sh $(BUILD)/portlist c104 $(C104_TOP) $(C104_RTL)
 
-PORT_HDRS := include/dslink_ports.h include/mp1_awf.h include/mp1_rm_ports.h include/mp1_plane_ports.h \
-             include/mp1_chip_ports.h include/c104_ports.h
+PORT_HDRS := include/madpost/dslink_ports.h include/madpost/mp1_awf.h include/madpost/mp1_rm_ports.h include/madpost/mp1_plane_ports.h \
+             include/madpost/mp1_chip_ports.h include/madpost/c104_ports.h
 $(BUILD)/portlist: tools/portlist.c $(PORT_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $< -o $@
@@ -827,7 +827,7 @@ TEST_PARTS := \
   mp1_rm:lockstep:test-mp1-rm       mp1_chip:synth:synth-mp1_chip     mp1_plane:synth:synth-mp1_plane \
   mp1_rm:synth:synth-mp1_rm         dslink:synth:synth-dslink \
   dslink:unit:unit-dslink           dslink:unit:unit-dslink_figures   mp1_rm:unit:unit-mp1_rm \
-  mp1_mesh:unit:unit-mp1_mesh       mp1_sim:unit:unit-mp1_sim         mp1_sim:unit:unit-mp1_traffic \
+  mp1_mesh:unit:unit-mp1_mesh       mp1_sim:unit:unit-mp1_sim         mp1_sim:unit:unit-net_traffic \
   c104:unit:unit-c104               c104_net:unit:unit-c104_net       t9k_node:unit:unit-t9k_node \
   madpost:unit:unit-cli \
   $(foreach b,$(LINT_BLOCKS),$(b):lint:lint-$(b)) $(foreach b,$(PORT_BLOCKS),$(b):ports:ports-$(b))

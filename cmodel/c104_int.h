@@ -2,7 +2,7 @@
 #ifndef MADPOST_C104_INT_H
 #define MADPOST_C104_INT_H
 
-#include "c104.h"
+#include <madpost/c104.h>
 
 /* The combinational signals of one cycle (§5, §13). */
 typedef struct {

@@ -2,7 +2,7 @@
 #ifndef MADPOST_DSLINK_INT_H
 #define MADPOST_DSLINK_INT_H
 
-#include "dslink.h"
+#include <madpost/dslink.h>
 
 /* What the receiver saw this cycle (docs/dslink.md §6). */
 typedef struct {

@@ -2,7 +2,7 @@
  * and the arbiters' registers give the planes' inputs; the planes are evaluated, then the
  * round-robin arbiters (they take the machines' combinational requests), then the injection
  * controller (the interface's window needs the planes' keep outputs). */
-#include "mp1_chip.h"
+#include <madpost/mp1_chip.h>
 
 #include <string.h>
 

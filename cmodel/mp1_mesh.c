@@ -1,6 +1,6 @@
 /* A mesh of MP1 chips (docs/mp1.md §12). The channels between chips come from registers, so each
  * chip's inputs are read from its neighbours' state; then every chip is evaluated. */
-#include "mp1_mesh.h"
+#include <madpost/mp1_mesh.h>
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* One MP1 plane (docs/mp1.md §10, docs/mp1_draft4.md §8): machines first (their requests are
  * combinational), then the output arbiters; the channel outputs come from registers, the
  * injection's keep outputs from the arbiters' next owners. */
-#include "mp1_plane.h"
+#include <madpost/mp1_plane.h>
 
 #include <string.h>
 

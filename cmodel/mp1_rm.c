@@ -2,7 +2,7 @@
  * a front message F and a back message B; F's copies each start on their own and stream from the
  * buffer or, caught up, from the input in the same cycle. Address words of one or two flits
  * (docs/mp1.md §14). */
-#include "mp1_rm.h"
+#include <madpost/mp1_rm.h>
 
 #include <string.h>
 

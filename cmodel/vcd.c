@@ -1,5 +1,5 @@
 /* Minimal VCD (IEEE 1364 value change dump) writer: wires only, values written on change. */
-#include "vcd.h"
+#include <madpost/vcd.h>
 
 #include <stdlib.h>
 #include <string.h>

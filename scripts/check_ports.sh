@@ -28,8 +28,8 @@ awk -v top="$top" '
 ' "$tmp/rtl.xml" > "$tmp/rtl.txt"
 "$portlist" "$blk" > "$tmp/want.txt"
 if ! diff -u "$tmp/want.txt" "$tmp/rtl.txt" > "$tmp/diff.txt"; then
-  echo "check-ports: $top does not have the ports of include/${blk}_ports.h (- expected, + RTL):"
+  echo "check-ports: $top does not have the ports of include/madpost/${blk}_ports.h (- expected, + RTL):"
   grep -E '^[-+][a-z]' "$tmp/diff.txt"
   exit 1
 fi
-echo "check-ports: $top matches include/${blk}_ports.h ($(wc -l < "$tmp/want.txt") ports)"
+echo "check-ports: $top matches include/madpost/${blk}_ports.h ($(wc -l < "$tmp/want.txt") ports)"

@@ -29,12 +29,12 @@
 #endif
 
 #include "backdoor.h"
-#include "c104.h"
+#include <madpost/c104.h>
 #include "c104_common.h"
-#include "dslink.h"
+#include <madpost/dslink.h>
 #include "dslink_counters.h"
 #include "lockstep.h"
-#include "rng.h"
+#include <madpost/rng.h>
 
 // The RTL's TokPorts parameter (the build passes the same value to both).
 #ifndef C104_TOK_PORTS

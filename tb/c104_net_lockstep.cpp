@@ -30,12 +30,12 @@
 #include "verilated.h"
 
 #include "backdoor.h"
-#include "c104.h"
+#include <madpost/c104.h>
 #include "c104_common.h"
-#include "dslink.h"
+#include <madpost/dslink.h>
 #include "dslink_counters.h"
 #include "lockstep.h"
-#include "rng.h"
+#include <madpost/rng.h>
 
 // The wrapper's TokPorts parameter (every switch; the build passes the same value to both).
 #ifndef C104_NET_TOK_PORTS

@@ -3,7 +3,7 @@
 #ifndef MADPOST_TB_DSLINK_COUNTERS_H
 #define MADPOST_TB_DSLINK_COUNTERS_H
 
-#include "dslink.h"
+#include <madpost/dslink.h>
 
 namespace dslinktb {
 

@@ -20,10 +20,10 @@
 #endif
 
 #include "backdoor.h"
-#include "dslink.h"
+#include <madpost/dslink.h>
 #include "dslink_counters.h"
 #include "lockstep.h"
-#include "rng.h"
+#include <madpost/rng.h>
 
 #ifndef DSLINK_GPARAMS
 #define DSLINK_GPARAMS ""

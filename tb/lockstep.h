@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "rng.h"
-#include "vcd.h"
+#include <madpost/rng.h>
+#include <madpost/vcd.h>
 
 // A coverage build writes its data at the end of a run (cov_write below).
 #if VM_COVERAGE

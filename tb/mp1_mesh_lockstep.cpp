@@ -21,10 +21,10 @@
 
 #include "backdoor.h"
 #include "lockstep.h"
-#include "mp1_mesh.h"
-#include "mp1_nic.h"
+#include <madpost/mp1_mesh.h>
+#include <madpost/mp1_nic.h>
 #include "mp1_stim.h"
-#include "rng.h"
+#include <madpost/rng.h>
 
 // The unrolled torus of docs/mp1_sim.md §7 (0: a mesh): chip numbers by level.
 #ifndef MESH_LVKX

@@ -14,9 +14,9 @@
 
 #include "backdoor.h"
 #include "lockstep.h"
-#include "mp1_plane.h"
+#include <madpost/mp1_plane.h>
 #include "mp1_stim.h"
-#include "rng.h"
+#include <madpost/rng.h>
 
 #ifndef LOCKSTEP_CMP_REGS
 #define LOCKSTEP_CMP_REGS 1

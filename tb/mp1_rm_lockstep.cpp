@@ -18,9 +18,9 @@
 
 #include "backdoor.h"
 #include "lockstep.h"
-#include "mp1_rm.h"
+#include <madpost/mp1_rm.h>
 #include "mp1_stim.h"
-#include "rng.h"
+#include <madpost/rng.h>
 
 #ifndef LOCKSTEP_CMP_REGS
 #define LOCKSTEP_CMP_REGS 1

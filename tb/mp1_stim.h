@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "mp1_awf.h"
-#include "mp1_chip.h"
-#include "mp1_rm.h"
-#include "rng.h"
+#include <madpost/mp1_awf.h>
+#include <madpost/mp1_chip.h>
+#include <madpost/mp1_rm.h>
+#include <madpost/rng.h>
 
 namespace mp1stim {
 

@@ -1,4 +1,4 @@
-/* cmocka unit tests for the C104 switch model (docs/c104.md §1-§15, include/c104.h).
+/* cmocka unit tests for the C104 switch model (docs/c104.md §1-§15, include/madpost/c104.h).
  *
  * Written from the design document: every expectation cites the section it comes from, and the
  * cycle numbers are worked out by hand from the rules of §9-§10 (and, for the bit-level path, from
@@ -22,9 +22,9 @@
 
 #include <cmocka.h>
 
-#include "c104.h"
-#include "dslink.h"
-#include "rng.h"
+#include <madpost/c104.h>
+#include <madpost/dslink.h>
+#include <madpost/rng.h>
 
 #include "check.h"
 

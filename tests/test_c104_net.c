@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "c104_net.h"
+#include <madpost/c104_net.h>
 
 #include "check.h"
 
@@ -350,23 +350,23 @@ static void test_patterns(void **state) {
   c104_net_cfg_default(&c);
   c.warmup = 1000, c.measure = 4000, c.load = 40;
   c.topo = C104_NET_GRID, c.gw = 4, c.gh = 4;
-  for (uint32_t p = 0; p < MP1_TR_COUNT; p++) {
+  for (uint32_t p = 0; p < NET_TR_COUNT; p++) {
     c.pattern = p;
     char what[64];
-    snprintf(what, sizeof what, "pattern %s", mp1_pattern_name((mp1_pattern_e)p));
+    snprintf(what, sizeof what, "pattern %s", net_pattern_name((net_pattern_e)p));
     c104_net_result_t r = run(&c, 2, what);
-    if (p == MP1_TR_LOCAL)
+    if (p == NET_TR_LOCAL)
       CHECKF(r.vls >= 14, "local: K %u", r.vls);
-    if (p >= MP1_TR_SHUFFLE && p <= MP1_TR_BITCOMP)
+    if (p >= NET_TR_SHUFFLE && p <= NET_TR_BITCOMP)
       CHECKF(r.vls == 2, "permutation: K %u", r.vls);
   }
   /* other arrival processes, a longer message (several packets), round-robin */
-  c.pattern = MP1_TR_UNIFORM;
-  c.arrival.kind = MP1_ARR_BURSTY;
+  c.pattern = NET_TR_UNIFORM;
+  c.arrival.kind = NET_ARR_BURSTY;
   c.msg_len = 100;
   c.rr = 1;
   run(&c, 3, "bursty, 100-byte messages, round-robin");
-  c.arrival.kind = MP1_ARR_UNIFORM;
+  c.arrival.kind = NET_ARR_UNIFORM;
   c.msg_len = 32;
   c.iat = 500;
   run(&c, 3, "uniform arrivals, iat 500");
@@ -380,7 +380,7 @@ static void test_perm_vls(void **state) {
   c104_net_cfg_t c;
   c104_net_cfg_default(&c);
   c.topo = C104_NET_GRID, c.gw = 4, c.gh = 4;
-  c.pattern = MP1_TR_TRANSPOSE, c.universal = 1, c.load = 100;
+  c.pattern = NET_TR_TRANSPOSE, c.universal = 1, c.load = 100;
   c.warmup = 2000, c.measure = 6000;
   c.vls = 2;
   const c104_net_result_t r2 = run(&c, 1, "transpose K = 2");
@@ -399,7 +399,7 @@ static void test_grid_links(void **state) {
   c104_net_cfg_t c;
   c104_net_cfg_default(&c);
   c.topo = C104_NET_GRID, c.gw = 8, c.gh = 8;
-  c.pattern = MP1_TR_TRANSPOSE, c.vls = 8, c.load = 50;
+  c.pattern = NET_TR_TRANSPOSE, c.vls = 8, c.load = 50;
   c.warmup = 3000, c.measure = 8000;
   c.grid_links = 1;
   const c104_net_result_t r1 = run(&c, 1, "transpose, one link per neighbour");
@@ -453,11 +453,11 @@ static void test_config_errors(void **state) {
   (void)state;
   c104_net_cfg_t c;
   c104_net_cfg_default(&c);
-  c.topo = C104_NET_PUMA, c.pattern = MP1_TR_HOTSPOT;
+  c.topo = C104_NET_PUMA, c.pattern = NET_TR_HOTSPOT;
   bad_cfg(&c, "hotspot needs all-to-all");
-  c.pattern = MP1_TR_LOCAL;
+  c.pattern = NET_TR_LOCAL;
   bad_cfg(&c, "local needs the grid");
-  c.pattern = MP1_TR_UNIFORM, c.vls = 15;
+  c.pattern = NET_TR_UNIFORM, c.vls = 15;
   bad_cfg(&c, "K even");
   c.vls = 200;
   bad_cfg(&c, "exceed the 65536");
@@ -465,7 +465,7 @@ static void test_config_errors(void **state) {
   c.topo = C104_NET_PAIR, c.universal = 1;
   bad_cfg(&c, "universal routing needs the grid or puma");
   c104_net_cfg_default(&c);
-  c.gw = 4, c.gh = 2, c.pattern = MP1_TR_TRANSPOSE;
+  c.gw = 4, c.gh = 2, c.pattern = NET_TR_TRANSPOSE;
   bad_cfg(&c, "square");
   c104_net_cfg_default(&c);
   c.gw = 33;
@@ -477,7 +477,7 @@ static void test_config_errors(void **state) {
   c.gw = 16, c.gh = 16, c.vls = 0; /* 256 nodes: uniform falls back to the circulant */
   char err[300];
   assert_int_equal(c104_net_cfg_check(&c, err, sizeof err), 0);
-  c.pattern = MP1_TR_HOTSPOT;
+  c.pattern = NET_TR_HOTSPOT;
   bad_cfg(&c, "at most 181 nodes");
   /* the load's unit: a 32-byte message with 2-byte headers is 10 (2 + 32) + 4 cycles */
   c104_net_cfg_default(&c);

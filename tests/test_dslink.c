@@ -1,4 +1,4 @@
-/* cmocka unit tests for one DS-Link link end (docs/dslink.md, include/dslink.h).
+/* cmocka unit tests for one DS-Link link end (docs/dslink.md, include/madpost/dslink.h).
  *
  * Written from the design page only: every expectation below cites the section of docs/dslink.md
  * it comes from. The model is driven through its public API (dslink_reset / dslink_eval /
@@ -21,8 +21,8 @@
 
 #include <cmocka.h>
 
-#include "dslink.h"
-#include "rng.h"
+#include <madpost/dslink.h>
+#include <madpost/rng.h>
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Small assertion helper with a formatted message (cmocka's assert_* print only the expression). */
@@ -1651,7 +1651,7 @@ static void err_scenario(uint32_t target, int inj) {
   assert_int_equal(e->st.r.fsm_state, ST_ER);
   cnt_expect(e, before, expect_cnt, cut);
 
-  /* ev.nchar_rcvd counts accepted tokens only (include/dslink.h). */
+  /* ev.nchar_rcvd counts accepted tokens only (include/madpost/dslink.h). */
   CHECKF(e->n_nchar_rcvd == (inj == INJ_CRED_NCHAR ? c.rx_depth : 0),
          "ev.nchar_rcvd counted %lu tokens", e->n_nchar_rcvd);
   if (inj == INJ_CRED_NCHAR) {

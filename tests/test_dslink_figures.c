@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "dslink.h"
-#include "dslink_bw.h"
+#include <madpost/dslink.h>
+#include <madpost/dslink_bw.h>
 
 enum { MAX_M = 64, MESSAGES = 200 };
 

@@ -15,10 +15,10 @@
 #include <cmocka.h>
 
 #include "check.h"
-#include "mp1_hop.h"
-#include "mp1_mesh.h"
-#include "mp1_nic.h"
-#include "rng.h"
+#include <madpost/mp1_hop.h>
+#include <madpost/mp1_mesh.h>
+#include <madpost/mp1_nic.h>
+#include <madpost/rng.h>
 
 /* ---- a mesh with an interface at every node ---------------------------------------------- */
 

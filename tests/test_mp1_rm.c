@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "check.h"
-#include "mp1_rm.h"
+#include <madpost/mp1_rm.h>
 
 enum { MAXC = 4096, NEVER = 1 << 30 };
 

@@ -14,8 +14,9 @@
 
 #include <cmocka.h>
 
-#include "mp1_hop.h"
-#include "mp1_sim.h"
+#include <madpost/mp1_hop.h>
+#include <madpost/mp1_sim.h>
+#include <madpost/net_stat.h>
 
 static mp1_sim_cfg_t cfg(const char *const *kv) {
   mp1_sim_cfg_t c;
@@ -94,10 +95,10 @@ static void crossings_match_paths(void **state) {
     mp1_sim_result_t r;
     run(&c, 5, &r, &ch);
     assert_true(r.complete);
-    mp1_traffic_cfg_t t = {.pattern = MP1_TR_BITREV, .kx = 4, .ky = 4};
+    net_traffic_cfg_t t = {.pattern = NET_TR_BITREV, .kx = 4, .ky = 4};
     uint32_t msgs = 0;
     for (uint32_t s = 0; s < n; s++) {
-      const int64_t d = mp1_traffic_dest(&t, s, NULL);
+      const int64_t d = net_traffic_dest(&t, s, NULL);
       if (d < 0) continue;
       msgs++;
       int x = (int)(s % 4), y = (int)(s / 4);
@@ -308,7 +309,7 @@ static void end_to_end(void **state) {
     assert_true(r.util_max > r.util_mean && r.util_mean > 0);
     assert_true(r.adapt_buf_per_msg <= r.adapt_per_msg);
   }
-  const mp1_stat_t h = mp1_sim_stat(hops, 3), t = mp1_sim_stat(thr, 3);
+  const net_stat_t h = net_stat(hops, 3), t = net_stat(thr, 3);
   printf("4x4 at 10%%: hops %.4f +- %.4f, accepted %.3f%% +- %.3f\n", h.mean, h.ci, t.mean, t.ci);
   assert_true(h.mean > 8.0 / 3 * 0.97 && h.mean < 8.0 / 3 * 1.03);
   assert_true(t.mean > 9.5 && t.mean < 10.5);
@@ -470,11 +471,11 @@ static void wide_addresses(void **state) {
 static void stat_ci(void **state) {
   (void)state;
   const double v[3] = {1.0, 2.0, 3.0};
-  const mp1_stat_t s = mp1_sim_stat(v, 3);
+  const net_stat_t s = net_stat(v, 3);
   assert_true(s.mean == 2.0);
   /* sd 1, t(0.975, 2) = 4.303: 4.303 / sqrt(3) */
   assert_true(s.ci > 2.4843 && s.ci < 2.4844);
-  assert_true(mp1_sim_stat(v, 1).ci == 0.0);
+  assert_true(net_stat(v, 1).ci == 0.0);
 }
 
 static int write_file(const char *path, const char *text) {

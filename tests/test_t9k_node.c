@@ -1,5 +1,5 @@
-/* cmocka tests of the T9000-style endpoint (docs/c104.md §16, include/t9k_node.h): the timing of
- * include/t9k.h cycle for cycle, two nodes over C DS-Link ends, several links, packetisation,
+/* cmocka tests of the T9000-style endpoint (docs/c104.md §16, include/madpost/t9k_node.h): the timing of
+ * include/madpost/t9k.h cycle for cycle, two nodes over C DS-Link ends, several links, packetisation,
  * acknowledgements ahead of data, one outstanding packet per VL, the error counters. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,9 +11,9 @@
 
 #include <cmocka.h>
 
-#include "dslink.h"
-#include "t9k.h"
-#include "t9k_node.h"
+#include <madpost/dslink.h>
+#include <madpost/t9k.h>
+#include <madpost/t9k_node.h>
 
 #include "check.h"
 

@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dslink.h"
-#include "dslink_bw.h"
-#include "mp1_hop.h"
-#include "mp1_mesh.h"
-#include "mp1_nic.h"
-#include "t9k.h"
+#include <madpost/dslink.h>
+#include <madpost/dslink_bw.h>
+#include <madpost/mp1_hop.h>
+#include <madpost/mp1_mesh.h>
+#include <madpost/mp1_nic.h>
+#include <madpost/t9k.h>
 
 int madpost_cmd_sim(int argc, char **argv);
 int madpost_cmd_sweep(int argc, char **argv);

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "c104_net.h"
+#include <madpost/c104_net.h>
 #include "madpost_opt.h"
-#include "mp1_sim.h"
+#include <madpost/net_stat.h>
 
 int madpost_cmd_c104net(int argc, char **argv);
 
@@ -78,8 +78,8 @@ static int set_network(c104_net_cfg_t *c, const char *k, const char *v) {
 static int set_pattern(c104_net_cfg_t *c, const char *k, const char *v) {
   uint64_t u;
   if (!strcmp(k, "pattern")) {
-    mp1_pattern_e p;
-    if (mp1_pattern_parse(v, &p)) {
+    net_pattern_e p;
+    if (net_pattern_parse(v, &p)) {
       fprintf(stderr, "madpost: c104net: --pattern: '%s' is not one of uniform, local, shuffle, "
                       "bitrev, transpose, bitcomp, hotspot\n", v);
       return -1;
@@ -91,13 +91,13 @@ static int set_pattern(c104_net_cfg_t *c, const char *k, const char *v) {
   } else if (!strcmp(k, "hot-frac")) {
     if (madpost_opt_num("c104net", k, v, 0, 1, &c->hot_frac)) return -1;
   } else if (!strcmp(k, "arrival")) {
-    if (mp1_arrival_parse(v, &c->arrival.kind)) {
+    if (net_arrival_parse(v, &c->arrival.kind)) {
       fprintf(stderr, "madpost: c104net: --arrival: '%s' is not exponential, uniform or bursty\n",
               v);
       return -1;
     }
   } else if (!strcmp(k, "burst")) {
-    if (madpost_opt_num("c104net", k, v, 1, MP1_ARR_BURST_MAX, &c->arrival.burst)) return -1;
+    if (madpost_opt_num("c104net", k, v, 1, NET_ARR_BURST_MAX, &c->arrival.burst)) return -1;
   } else {
     return 1;
   }
@@ -174,11 +174,11 @@ static void cfg_text(const c104_net_cfg_t *c, const c104_net_result_t *r, FILE *
           c->grid_links ? c->grid_links : 1u + (c->universal != 0), c->switches,
           c->universal ? "on" : "off",
           c->rr ? "rr" : "fifo",
-          c->pattern < MP1_TR_COUNT ? mp1_pattern_name((mp1_pattern_e)c->pattern) : "none",
+          c->pattern < NET_TR_COUNT ? net_pattern_name((net_pattern_e)c->pattern) : "none",
           c->hot_node, c->hot_frac);
   fprintf(f, "%sarrival=%s burst=%g load=%g iat=%g msg-len=%u vls=%u qlimit=%u warmup=%llu "
              "measure=%llu seed=%llu seeds=%u\n",
-          p, mp1_arrival_name(c->arrival.kind), c->arrival.burst, c->load, c->iat, c->msg_len,
+          p, net_arrival_name(c->arrival.kind), c->arrival.burst, c->load, c->iat, c->msg_len,
           c->vls, c->qlimit, (unsigned long long)c->warmup, (unsigned long long)c->measure,
           (unsigned long long)c->seed, c->seeds);
   fprintf(f, "%snodes=%u switches=%u K=%u links-per-node=%u header-bytes=%u rate=%.9g "
@@ -198,8 +198,8 @@ static void cfg_json(const c104_net_cfg_t *c, const c104_net_result_t *r, FILE *
              "\"circulant\":%d",
           c104_net_topo_name(c->topo), c->gw, c->gh, c->switches, c->universal ? "on" : "off",
           c->rr ? "rr" : "fifo",
-          c->pattern < MP1_TR_COUNT ? mp1_pattern_name((mp1_pattern_e)c->pattern) : "none",
-          c->hot_node, c->hot_frac, mp1_arrival_name(c->arrival.kind), c->arrival.burst, c->load,
+          c->pattern < NET_TR_COUNT ? net_pattern_name((net_pattern_e)c->pattern) : "none",
+          c->hot_node, c->hot_frac, net_arrival_name(c->arrival.kind), c->arrival.burst, c->load,
           c->iat, c->msg_len, c->vls, c->qlimit, (unsigned long long)c->warmup,
           (unsigned long long)c->measure, (unsigned long long)c->seed, c->seeds, r->nodes,
           r->switches, r->vls, r->links, r->hbytes, r->rate, r->circulant);
@@ -285,7 +285,7 @@ static int any_bad(const c104_net_result_t *run, uint32_t n) {
 }
 
 static void print_json(const c104_net_cfg_t *c, const c104_net_result_t *run,
-                       const mp1_stat_t *st, int bad) {
+                       const net_stat_t *st, int bad) {
   printf("{\"params\":{");
   cfg_json(c, &run[0], stdout);
   printf("},\"result\":{");
@@ -351,7 +351,7 @@ static void print_run_counts(const c104_net_result_t *r) {
 }
 
 static void print_table(const c104_net_cfg_t *c, const c104_net_result_t *run,
-                        const mp1_stat_t *st, int bad) {
+                        const net_stat_t *st, int bad) {
   cfg_text(c, &run[0], stdout, "");
   printf("%u run%s (mean +- 95%% CI over runs; cycles, 1 cycle = 10 ns):\n", c->seeds,
          c->seeds > 1 ? "s" : "");
@@ -385,12 +385,12 @@ int madpost_cmd_c104net(int argc, char **argv) {
   double fig[C104_NET_MAX_SEEDS][F_N];
   for (uint32_t k = 0; k < c.seeds; k++)
     fig_values(&run[k], fig[k]);
-  mp1_stat_t st[F_N];
+  net_stat_t st[F_N];
   for (int f = 0; f < F_N; f++) {
     double v[C104_NET_MAX_SEEDS];
     for (uint32_t k = 0; k < c.seeds; k++)
       v[k] = fig[k][f];
-    st[f] = mp1_sim_stat(v, c.seeds);
+    st[f] = net_stat(v, c.seeds);
   }
   const int bad = any_bad(run, c.seeds);
   if (!strcmp(format, "json"))

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "c104_net.h"
+#include <madpost/c104_net.h>
 
 /* The packets delivered so far, in delivery order. */
 typedef struct {

@@ -12,7 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "mp1_sim.h"
+#include <madpost/mp1_sim.h>
+#include <madpost/net_stat.h>
 
 int madpost_cmd_sim(int argc, char **argv);
 int madpost_cmd_sweep(int argc, char **argv);
@@ -69,7 +70,7 @@ typedef struct {
   double load;
   uint32_t nrun;
   mp1_sim_result_t run[MP1_SIM_MAX_SEEDS];
-  mp1_stat_t fig[FIG_N];
+  net_stat_t fig[FIG_N];
   uint32_t saturated; /* runs whose queue overflowed in the window */
   uint32_t complete;  /* runs that delivered everything (sync) */
   double completion;  /* mean over runs (sync) */
@@ -230,7 +231,7 @@ static int run_point_ch(const mp1_sim_cfg_t *c, point_t *pt, progress_t *pr, cha
   for (int f = 0; f < FIG_N; f++) {
     double v[MP1_SIM_MAX_SEEDS];
     for (uint32_t k = 0; k < c->seeds; k++) v[k] = fig_of(&pt->run[k], f);
-    pt->fig[f] = mp1_sim_stat(v, c->seeds);
+    pt->fig[f] = net_stat(v, c->seeds);
   }
   return 0;
 }

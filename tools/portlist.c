@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "c104_ports.h"
-#include "dslink_ports.h"
-#include "mp1_chip_ports.h"
-#include "mp1_plane_ports.h"
-#include "mp1_rm_ports.h"
+#include <madpost/c104_ports.h>
+#include <madpost/dslink_ports.h>
+#include <madpost/mp1_chip_ports.h>
+#include <madpost/mp1_plane_ports.h>
+#include <madpost/mp1_rm_ports.h>
 
 #define IN(n, w) printf("input %s_i %d\n", #n, w);
 #define OUT(n, w) printf("output %s_o %d\n", #n, w);

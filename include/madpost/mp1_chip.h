@@ -1,0 +1,98 @@
+/* Golden model of one MP1 chip (docs/mp1.md §11, with docs/mp1_draft4.md §8 and §10): four
+ * planes, the reception and piggy-back round-robin arbiters and the injection controller, in the
+ * house block shape. */
+#ifndef MADPOST_MP1_CHIP_H
+#define MADPOST_MP1_CHIP_H
+
+#include <stdint.h>
+
+#include <madpost/mp1_chip_ports.h>
+#include <madpost/mp1_plane.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { MP1_CHIP_PLANES = 4, MP1_CHIP_MACHINES = 8 };
+
+/* Injection front-end states (§11.3; NEXT and WIN: draft-4 §10.2). */
+typedef enum {
+  MP1_FE_FREE = 0,
+  MP1_FE_SEL = 1,
+  MP1_FE_PEND = 2,
+  MP1_FE_FWD = 3,
+  MP1_FE_SKIP = 4,
+  MP1_FE_NEXT = 5,
+  MP1_FE_WIN = 6
+} mp1_fe_state_e;
+
+/* Selection flit bit 1: fork (draft-4 §10.3), valid only with dim 0. */
+enum { MP1_SEL_FORK = 2 };
+
+#define MP1_CHIP_X_FIELD(name, width) uint32_t name;
+typedef struct {
+  MP1_CHIP_INPUTS(MP1_CHIP_X_FIELD)
+} mp1_chip_in_t;
+typedef struct {
+  MP1_CHIP_OUTPUTS(MP1_CHIP_X_FIELD)
+} mp1_chip_out_t;
+/* The chip's own registers, named as the RTL's debug ports. */
+#define MP1_CHIP_X_REG(name, width) MP1_UINT_##width name; /* pasted directly: mp1_awf.h */
+typedef struct {
+  MP1_CHIP_REGS(MP1_CHIP_X_REG)
+} mp1_chip_regs_t;
+#undef MP1_CHIP_X_FIELD
+#undef MP1_CHIP_X_REG
+
+/* The chip's parameter, passed to its planes (docs/mp1.md §14.3): address flits per word. */
+typedef struct {
+  uint32_t awf;
+} mp1_chip_cfg_t;
+
+typedef struct {
+  mp1_chip_regs_t r;
+  mp1_plane_state_t pl[MP1_CHIP_PLANES];
+} mp1_chip_state_t;
+
+typedef struct {
+  mp1_chip_regs_t r;
+  mp1_plane_next_t pl[MP1_CHIP_PLANES];
+} mp1_chip_next_t;
+
+void mp1_chip_reset(mp1_chip_state_t *st);
+void mp1_chip_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st, const mp1_chip_in_t *in,
+                   mp1_chip_out_t *out, mp1_chip_next_t *nx);
+void mp1_chip_clock(mp1_chip_state_t *st, const mp1_chip_next_t *nx);
+
+/* Nothing in the chip holds a message: no machine holds one or discards a segment, no output
+ * owned, no injection front end busy. (A run drains when every chip and interface is idle.) */
+int mp1_chip_idle(const mp1_chip_state_t *st);
+
+/* The 8-requester round-robin arbiter (§11.2, draft-4 §8): next owner (0 none, m + 1) and last
+ * granted; an owner that asks keeps the channel except at an EOM on it (eom), where the round
+ * then starts after it, so it goes last. */
+void mp1_rr_next(uint32_t own, uint32_t last, uint32_t eom, const uint32_t req[MP1_CHIP_MACHINES],
+                 uint32_t *own_d, uint32_t *last_d);
+
+/* The injection controller's chunk for output dim (0 X, 1 Y) of its target plane: inj_dat, but
+ * the Y output of a forked message gets nothing before chunk 3 AWF (a2's word, draft-4 §10.3). */
+static inline uint32_t mp1_chip_inj_chunk(const mp1_chip_regs_t *r, uint32_t dim, uint32_t awf) {
+  const uint32_t lead = 3u * (awf == 2 ? 2u : 1u);
+  return dim && r->inj_fork && r->inj_hc <= lead ? 0u : r->inj_dat & 7u;
+}
+
+/* The chunk on output channel j = 2p + d (from state only). */
+static inline uint32_t mp1_chip_out_dat(const mp1_chip_state_t *st, uint32_t j, uint32_t awf) {
+  return mp1_plane_out_dat(&st->pl[(j >> 1) & 3u], j & 1u, mp1_chip_inj_chunk(&st->r, j & 1u, awf));
+}
+
+/* Selection flit (§11.3): chip, plane p (0 (+X,+Y), 1 (+X,-Y), 2 (-X,+Y), 3 (-X,-Y)), first
+ * dimension (0 X, 1 Y). */
+static inline uint32_t mp1_sel_flit(uint32_t chip, uint32_t plane, uint32_t dim) {
+  return ((chip & 7u) << 5) | ((plane & 3u) << 3) | ((dim & 1u) << 2);
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

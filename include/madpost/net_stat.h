@@ -1,0 +1,13 @@
+/* Statistics over independent runs (seeds), shared by the MP1 and C104 network tools. */
+#ifndef MADPOST_NET_STAT_H
+#define MADPOST_NET_STAT_H
+
+#include <stdint.h>
+
+/* Mean and 95% confidence half-width (Student t) of a figure over runs. */
+typedef struct {
+  double mean, ci;
+} net_stat_t;
+net_stat_t net_stat(const double *v, uint32_t n);
+
+#endif
