@@ -59,15 +59,10 @@ static int by_pos(const void *a, const void *b) {
   return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
-int main(int argc, char **argv) {
-  if (argc < 4) {
-    fprintf(stderr, "usage: mutgen LIST OUTDIR RTL_FILES...\n");
-    return 2;
-  }
-  static mutant_t m[MAX_MUT];
-  int n = 0;
-  char *list = mutgen_slurp("mutgen", argv[1]);
-  int lineno = 0;
+/* The mutant list into m (at most MAX_MUT); returns their number, or -1 after a message. */
+static int read_list(const char *path, mutant_t *m) {
+  int n = 0, lineno = 0;
+  char *list = mutgen_slurp("mutgen", path);
   for (char *line = strtok(list, "\n"); line; line = strtok(NULL, "\n")) {
     lineno++;
     char *t = trim(line);
@@ -78,9 +73,8 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 4; i++) {
       char *sep = i < 3 ? strstr(p, "@@") : NULL;
       if (i < 3 && !sep) {
-        fprintf(stderr, "mutgen: %s: mutant line %d needs 4 fields separated by @@\n", argv[1],
-                lineno);
-        return 2;
+        fprintf(stderr, "mutgen: %s: mutant line %d needs 4 fields separated by @@\n", path, lineno);
+        return -1;
       }
       if (sep)
         *sep = 0;
@@ -89,86 +83,132 @@ int main(int argc, char **argv) {
     }
     if (n == MAX_MUT) {
       fprintf(stderr, "mutgen: more than %d mutants\n", MAX_MUT);
-      return 2;
+      return -1;
     }
     m[n] = (mutant_t){.file = f[0], .orig = f[1], .mut = f[2], .desc = f[3], .id = n + 1};
     if (split_marks(&m[n])) {
-      fprintf(stderr, "mutgen: %s: mutant line %d has unbalanced @{ }@ marks\n", argv[1], lineno);
-      return 2;
+      fprintf(stderr, "mutgen: %s: mutant line %d has unbalanced @{ }@ marks\n", path, lineno);
+      return -1;
     }
     n++;
   }
+  return n;
+}
+
+/* The mutants of file `name` placed in its text src, into here in file order; their number, or
+ * -1 after a message (a context not found exactly once, or two mutants overlapping). */
+static int place(const char *name, const char *src, const mutant_t *m, int n, mutant_t *here) {
+  int k = 0;
+  for (int i = 0; i < n; i++) {
+    if (strcmp(m[i].file, name) != 0)
+      continue;
+    const char *hit = strstr(src, m[i].ctx);
+    if (!hit || strstr(hit + 1, m[i].ctx)) {
+      fprintf(stderr, "mutgen: mutant %d: '%s' must occur exactly once in %s (%s)\n", m[i].id,
+              m[i].ctx, name, hit ? "several" : "none");
+      return -1;
+    }
+    here[k] = m[i];
+    here[k].pos = (size_t)(hit - src) + m[i].span_off;
+    k++;
+  }
+  qsort(here, (size_t)k, sizeof here[0], by_pos);
+  for (int i = 1; i < k; i++)
+    if (here[i - 1].pos + here[i - 1].span_len > here[i].pos) {
+      fprintf(stderr, "mutgen: mutants %d and %d overlap in %s\n", here[i - 1].id, here[i].id,
+              name);
+      return -1;
+    }
+  return k;
+}
+
+/* Where the selector goes: right after the module's port list, the first ");" after "module "
+ * that is not inside a line comment; NULL if there is none. */
+static const char *header_end(const char *src) {
+  const char *mod = strstr(src, "module ");
+  const char *hdr_end = mod ? strstr(mod, ");") : NULL;
+  while (hdr_end) {
+    const char *bol = hdr_end;
+    while (bol > src && bol[-1] != '\n')
+      bol--;
+    const char *cmt = strstr(bol, "//");
+    if (!cmt || cmt > hdr_end)
+      break;
+    hdr_end = strstr(hdr_end + 2, ");");
+  }
+  return hdr_end;
+}
+
+/* src with its k mutants wrapped and the selector inserted after the header at ins, to o. */
+static void write_mutated(FILE *o, const char *src, const mutant_t *here, int k, size_t ins) {
+  size_t at = 0;
+  for (int i = 0; i <= k; i++) {
+    size_t stop = i < k ? here[i].pos : strlen(src);
+    if (ins >= at && ins <= stop) {
+      fwrite(src + at, 1, ins - at, o);
+      fputs("\n  int unsigned madpost_mut;\n  initial begin\n"
+            "    if (!$value$plusargs(\"mutant=%d\", madpost_mut)) madpost_mut = 0;\n  end\n",
+            o);
+      at = ins;
+    }
+    fwrite(src + at, 1, stop - at, o);
+    if (i < k) {
+      fprintf(o, "((madpost_mut == %d) ? (%s) : (%.*s))", here[i].id, here[i].mut,
+              (int)here[i].span_len, src + here[i].pos);
+      at = stop + here[i].span_len;
+    }
+  }
+}
+
+/* One RTL file's mutated copy in outdir; the number of mutants it holds, or -1 after a message. */
+static int mutate_file(const char *path, const char *outdir, const mutant_t *m, int n) {
+  const char *name = mutgen_base_name(path);
+  char *src = mutgen_slurp("mutgen", path);
+  mutant_t *here = malloc(MAX_MUT * sizeof *here);
+  if (!here) {
+    fprintf(stderr, "mutgen: out of memory\n");
+    return -1;
+  }
+  const int k = place(name, src, m, n, here);
+  if (k < 0)
+    return -1;
+  const char *hdr_end = header_end(src);
+  if (k && !hdr_end) {
+    fprintf(stderr, "mutgen: no module header found in %s\n", name);
+    return -1;
+  }
+  char out[4096];
+  snprintf(out, sizeof out, "%s/%s", outdir, name);
+  FILE *o = fopen(out, "w");
+  if (!o) {
+    fprintf(stderr, "mutgen: cannot write %s\n", out);
+    return -1;
+  }
+  write_mutated(o, src, here, k, k ? (size_t)(hdr_end - src) + 2 : (size_t)-1);
+  if (ferror(o) | fclose(o)) {
+    fprintf(stderr, "mutgen: cannot write %s\n", out);
+    return -1;
+  }
+  free(here);
+  free(src);
+  return k;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 4) {
+    fprintf(stderr, "usage: mutgen LIST OUTDIR RTL_FILES...\n");
+    return 2;
+  }
+  static mutant_t m[MAX_MUT];
+  const int n = read_list(argv[1], m);
+  if (n < 0)
+    return 2;
   int used = 0;
   for (int a = 3; a < argc; a++) {
-    const char *name = mutgen_base_name(argv[a]);
-    char *src = mutgen_slurp("mutgen", argv[a]);
-    mutant_t here[MAX_MUT];
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-      if (strcmp(m[i].file, name) != 0)
-        continue;
-      char *hit = strstr(src, m[i].ctx);
-      if (!hit || strstr(hit + 1, m[i].ctx)) {
-        fprintf(stderr, "mutgen: mutant %d: '%s' must occur exactly once in %s (%s)\n", m[i].id,
-                m[i].ctx, name, hit ? "several" : "none");
-        return 2;
-      }
-      here[k] = m[i];
-      here[k].pos = (size_t)(hit - src) + m[i].span_off;
-      k++;
-      used++;
-    }
-    qsort(here, (size_t)k, sizeof here[0], by_pos);
-    for (int i = 1; i < k; i++)
-      if (here[i - 1].pos + here[i - 1].span_len > here[i].pos) {
-        fprintf(stderr, "mutgen: mutants %d and %d overlap in %s\n", here[i - 1].id, here[i].id,
-                name);
-        return 2;
-      }
-    char out[4096];
-    snprintf(out, sizeof out, "%s/%s", argv[2], name);
-    FILE *o = fopen(out, "w");
-    if (!o) {
-      fprintf(stderr, "mutgen: cannot write %s\n", out);
+    const int k = mutate_file(argv[a], argv[2], m, n);
+    if (k < 0)
       return 2;
-    }
-    /* The selector goes right after the module's port list: the first ");" after "module " that
-       is not inside a line comment. */
-    char *mod = strstr(src, "module ");
-    char *hdr_end = mod ? strstr(mod, ");") : NULL;
-    while (hdr_end) {
-      const char *bol = hdr_end;
-      while (bol > src && bol[-1] != '\n')
-        bol--;
-      const char *cmt = strstr(bol, "//");
-      if (!cmt || cmt > hdr_end)
-        break;
-      hdr_end = strstr(hdr_end + 2, ");");
-    }
-    if (k && !hdr_end) {
-      fprintf(stderr, "mutgen: no module header found in %s\n", name);
-      return 2;
-    }
-    size_t ins = k ? (size_t)(hdr_end - src) + 2 : (size_t)-1;
-    size_t at = 0;
-    for (int i = 0; i <= k; i++) {
-      size_t stop = i < k ? here[i].pos : strlen(src);
-      if (ins >= at && ins <= stop) {
-        fwrite(src + at, 1, ins - at, o);
-        fputs("\n  int unsigned madpost_mut;\n  initial begin\n"
-              "    if (!$value$plusargs(\"mutant=%d\", madpost_mut)) madpost_mut = 0;\n  end\n",
-              o);
-        at = ins;
-      }
-      fwrite(src + at, 1, stop - at, o);
-      if (i < k) {
-        fprintf(o, "((madpost_mut == %d) ? (%s) : (%.*s))", here[i].id, here[i].mut,
-                (int)here[i].span_len, src + here[i].pos);
-        at = stop + here[i].span_len;
-      }
-    }
-    fclose(o);
-    free(src);
+    used += k;
   }
   if (used != n) {
     fprintf(stderr, "mutgen: %d mutants name files that were not given\n", n - used);
