@@ -263,11 +263,13 @@ endef
 	@mkdir -p $(@D)
 	@echo '$(STAMP)' | cmp -s - $@ || echo '$(STAMP)' > $@
 
+# The benches' shared command line, verdicts, main and fault injector (tb/common/).
+TB_COMMON := $(wildcard tb/common/*.h)
 DSLINK_VFLAGS := $(addprefix -G,$(subst $(comma), ,$(DSLINK_PARAMS))) $(if $(filter 1,$(TRACE)),--trace)
 DSLINK_CFLAGS := -DDSLINK_GPARAMS='\"$(DSLINK_PARAMS)\"' -DLOCKSTEP_CMP_REGS=$(DSLINK_CMP_REGS)
 $(VL_DIR)/config.stamp: STAMP = $(DSLINK_RTL) $(DSLINK_TOP) $(DSLINK_PARAMS) $(DSLINK_CMP_REGS) $(TRACE)
 
-DSLINK_TB_DEPS := tb/dslink_lockstep.cpp tb/dslink_counters.h tb/lockstep.h tb/backdoor.h tb/backdoor.vlt $(LIB) $(CMODEL_HDR)
+DSLINK_TB_DEPS := tb/dslink_lockstep.cpp $(wildcard tb/dslink/*.h) $(TB_COMMON) tb/dslink_counters.h tb/lockstep.h tb/backdoor.h tb/backdoor.vlt $(LIB) $(CMODEL_HDR)
 $(LOCKSTEP): $(VL_DIR)/config.stamp $(DSLINK_TB_DEPS) $(DSLINK_RTL)
 	$(call vl_build,Vdslink,$(DSLINK_TOP),$(VL_DIR),$(DSLINK_RTL),tb/dslink_lockstep.cpp,$(DSLINK_VFLAGS),$(DSLINK_CFLAGS))
 

@@ -1,528 +1,21 @@
 // DS-Link lockstep testbench: two link ends (a, b) in RTL (Verilated) and in the C model, fed
 // identical inputs every cycle and compared on every output and architectural register.
-// Directed cases, seeded random traffic with wire faults, and a packet scoreboard.
+// This file: the directed cases, the random runs with wire faults, and the bench's entry; the
+// harness is tb/dslink/harness.h, the packet scoreboard tb/dslink/flow.h, the scripted peer
+// tb/dslink/script_peer.h.
 #include <cinttypes>
 #include <cstdio>
-#include <cstdlib>
-#include <algorithm>
-#include <cstring>
-#include <deque>
 #include <functional>
-#include <map>
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "Vdslink.h"
-#include "verilated.h"
-#if VM_TRACE
-#include "verilated_vcd_c.h"
-#endif
-
-#include "backdoor.h"
-#include <madpost/dslink.h>
-#include "dslink_counters.h"
-#include "lockstep.h"
-#include <madpost/rng.h>
-
-#ifndef DSLINK_GPARAMS
-#define DSLINK_GPARAMS ""
-#endif
-#ifndef LOCKSTEP_CMP_REGS
-#define LOCKSTEP_CMP_REGS 1
-#endif
-#ifndef LOCKSTEP_TOP
-#define LOCKSTEP_TOP "dslink"
-#endif
-
-using lockstep::Sig;
+#include "common/bench.h"
+#include "dslink/harness.h"
 
 namespace {
 
-[[noreturn]] void usage_error(const std::string &msg) { lockstep::usage_error("dslink_lockstep", msg); }
-
-std::vector<Sig> make_sigs() {
-  return LOCKSTEP_SIGS(DSLINK_INPUTS, DSLINK_OUTPUTS, DSLINK_REGS, LOCKSTEP_CMP_REGS);
-}
-
-// The 16-bit event counters (tb/dslink_counters.h): the `counters` case sets them on both sides
-// (tb/backdoor.h), since no run counts past a few hundred events of one kind.
-using dslinktb::CounterReg;
-using dslinktb::kCounters;
 // How far a 16-bit counter moved (modulo 2^16, as the RTL counts).
 uint32_t d16(uint32_t now, uint32_t before) { return (now - before) & 0xffffu; }
-
-// Parameters the RTL was built with ("BitPeriod=3,RxDepth=64"), applied to the C model too.
-void apply_gparams(dslink_cfg_t *cfg, const char *spec) {
-  std::string s(spec);
-  size_t p = 0;
-  while (p < s.size()) {
-    size_t e = s.find(',', p);
-    if (e == std::string::npos) e = s.size();
-    std::string kv = s.substr(p, e - p);
-    p = e + 1;
-    if (kv.empty()) continue;
-    size_t eq = kv.find('=');
-    if (eq == std::string::npos) usage_error("bad parameter '" + kv + "'");
-    std::string k = kv.substr(0, eq);
-    uint32_t v = (uint32_t)std::strtoul(kv.c_str() + eq + 1, nullptr, 0);
-    bool known = false;
-#define X(rtl, field, def) \
-  if (k == #rtl) cfg->field = v, known = true;
-    DSLINK_PARAMS(X)
-#undef X
-    if (!known) usage_error("unknown DS-Link parameter '" + k + "'");
-  }
-}
-
-// One link end on both sides.
-struct End {
-  std::unique_ptr<Vdslink> rtl;
-  dslink_state_t m{};
-  dslink_in_t in{};
-  dslink_out_t mo{};
-  lockstep::Instance inst;
-};
-
-uint32_t parity8(uint32_t v) {
-  uint32_t p = 0;
-  for (int i = 0; i < 8; i++) p ^= (v >> i) & 1u;
-  return p;
-}
-
-// A scripted bit-level peer for the error cases a correct link end never produces.
-struct ScriptPeer {
-  uint32_t bp = 1, tmr = 0, d = 0, s = 0, par = 0;
-  bool on = false, frozen = false, nulls = true;
-  std::deque<uint32_t> bits;
-  void push_bits(uint32_t v, uint32_t n) {
-    for (uint32_t i = 0; i < n; i++) bits.push_back((v >> i) & 1u);
-  }
-  void data(uint32_t v, bool bad = false) {
-    uint32_t p = (par ^ 1u) ^ (bad ? 1u : 0u);
-    push_bits(p | (v & 0xffu) << 2, 10);
-    par = parity8(v);
-  }
-  void ctl(uint32_t c, bool bad = false) {
-    uint32_t p = par ^ (bad ? 1u : 0u);
-    push_bits(p | 2u | ((c >> 1) & 1u) << 2 | (c & 1u) << 3, 4);
-    par = ((c >> 1) ^ c) & 1u;
-  }
-  void null() {
-    ctl(DSLINK_CTL_ESC);
-    ctl(DSLINK_CTL_FCT);
-  }
-  void step() {
-    if (!on || frozen) return;
-    if (tmr) {
-      tmr--;
-      return;
-    }
-    tmr = bp - 1;
-    if (bits.empty() && nulls) null();
-    if (bits.empty()) return;
-    uint32_t b = bits.front();
-    bits.pop_front();
-    if (b == d) s ^= 1u;
-    d = b;
-  }
-};
-
-// Wire fault injector for one direction.
-struct Fault {
-  enum Kind { kNone, kFlipD, kFlipS, kStuckD, kStuckS, kCut } kind = kNone;
-  uint64_t until = 0;
-  uint32_t level = 0, fd = 0, fs = 0;
-  uint64_t count[6] = {};
-  void start(Kind k, uint64_t now, uint64_t len, uint32_t lvl, uint32_t d, uint32_t s) {
-    kind = k, until = now + len, level = lvl, fd = d, fs = s;
-    count[k]++;
-  }
-  void apply(uint64_t now, uint32_t *d, uint32_t *s) {
-    if (kind != kNone && now >= until) kind = kNone;
-    switch (kind) {
-      case kFlipD: *d ^= 1u; break;
-      case kFlipS: *s ^= 1u; break;
-      case kStuckD: *d = level; break;
-      case kStuckS: *s = level; break;
-      case kCut: *d = fd, *s = fs; break;
-      default: break;
-    }
-  }
-  bool active() const { return kind != kNone; }
-};
-
-// Packet source and checker for one direction: payloads carry their sequence number, so a
-// received packet can be matched to the packet sent, and merging or damage shows.
-struct Packet {
-  uint32_t seq;
-  std::vector<uint8_t> bytes;
-  uint32_t end;  // EOP, EOM or ERR
-};
-
-// How many packets in a row a receiver may find missing (sequence numbers are 8 bits).
-constexpr size_t kLostWindow = 64;
-
-uint8_t payload(uint32_t seq, size_t i) {
-  return i == 0 ? (uint8_t)seq : (uint8_t)(seq * 37u + (uint32_t)i * 11u + 5u);
-}
-
-struct Flow {
-  std::string name;
-  rng_t rng{};
-  uint32_t seq = 0;
-  Packet cur{};
-  size_t pos = 0;
-  bool have = false;
-  uint32_t valid_pct = 100, abort_pm = 0, maxlen = 64, longlen = 0;
-  std::deque<Packet> sent;
-  Packet rx{};
-  uint64_t n_sent = 0, n_ok = 0, n_cut = 0, n_lost = 0, n_bad = 0, bytes_ok = 0;
-  bool strict = true;
-  std::string first_error;
-
-  void new_packet() {
-    cur.seq = seq++ & 0xffu;
-    size_t len = 1 + rng_below(&rng, maxlen);
-    if (longlen && rng_chance(&rng, 1, 50)) len = longlen;
-    cur.bytes.resize(len);
-    for (size_t i = 0; i < len; i++) cur.bytes[i] = payload(cur.seq, i);
-    cur.end = rng_chance(&rng, 1, 4) ? DSLINK_KIND_EOM : DSLINK_KIND_EOP;
-    if (abort_pm && rng_chance(&rng, abort_pm, 1000)) cur.end = DSLINK_KIND_ERR;
-    pos = 0;
-    have = true;
-  }
-  // Offer this cycle's token (if any) on in.
-  void offer(dslink_in_t *in) {
-    if (!have) new_packet();
-    in->tx_valid = rng_chance(&rng, valid_pct, 100);
-    if (pos < cur.bytes.size()) {
-      in->tx_kind = DSLINK_KIND_DATA;
-      in->tx_data = cur.bytes[pos];
-    } else {
-      in->tx_kind = cur.end;
-      in->tx_data = 0;
-    }
-  }
-  // A packet counts as sent from its first token: it can be cut while still being written.
-  void accepted() {
-    if (pos == 0) {
-      sent.push_back(cur);
-      n_sent++;
-    }
-    if (pos++ == cur.bytes.size()) have = false;
-  }
-  // Packets whose end token was accepted.
-  uint64_t complete() const { return n_sent - (have && pos > 0 ? 1 : 0); }
-  void fail(uint64_t cycle, const std::string &what) {
-    n_bad++;
-    if (first_error.empty())
-      first_error = name + " cycle " + std::to_string(cycle) + ": " + what;
-  }
-  void received(uint64_t cycle, uint32_t kind, uint32_t data) {
-    if (kind == DSLINK_KIND_DATA) {
-      rx.bytes.push_back((uint8_t)data);
-      return;
-    }
-    rx.end = kind;
-    if (rx.bytes.empty()) {
-      fail(cycle, std::string("empty packet ended by ") + dslink_kind_name(kind));
-    } else {
-      uint32_t seq = rx.bytes[0];
-      size_t k = 0;
-      // A reset end loses what its FIFOs held: up to RxDepth short packets.
-      while (k < sent.size() && k < kLostWindow && sent[k].seq != seq) k++;
-      if (k == sent.size() || k == kLostWindow) {
-        std::string q;
-        for (size_t j = 0; j < sent.size() && j < 10; j++) q += " " + std::to_string(sent[j].seq);
-        fail(cycle, "packet with unknown sequence " + std::to_string(seq) + " (" +
-                        std::to_string(rx.bytes.size()) + " bytes, " + dslink_kind_name(kind) +
-                        "; expected one of" + q + ")");
-      } else {
-        n_lost += k;
-        sent.erase(sent.begin(), sent.begin() + (long)k);
-        const Packet &p = sent.front();
-        bool prefix = rx.bytes.size() <= p.bytes.size() &&
-                      std::equal(rx.bytes.begin(), rx.bytes.end(), p.bytes.begin());
-        if (kind == DSLINK_KIND_ERR) {
-          if (prefix)
-            n_cut++;
-          else
-            fail(cycle, "cut packet is not a prefix of packet " + std::to_string(p.seq));
-        } else if (prefix && rx.bytes.size() == p.bytes.size() && p.end == kind) {
-          n_ok++;
-          bytes_ok += rx.bytes.size();
-        } else {
-          fail(cycle, "packet " + std::to_string(p.seq) + " damaged or merged (" +
-                          std::to_string(rx.bytes.size()) + " bytes, " + dslink_kind_name(kind) +
-                          ", sent " + std::to_string(p.bytes.size()) + " bytes, " +
-                          dslink_kind_name(p.end) + ")");
-        }
-        sent.pop_front();
-      }
-    }
-    rx = Packet{};
-  }
-};
-
-struct Options {
-  std::string test = "random";
-  uint64_t seed = 1;
-  uint64_t cycles = 200000;
-  bool waves = false, trace_full = false, list = false;
-  std::string wave_dir = "waves";
-};
-
-class Tb {
- public:
-  Tb(const Options &o, VerilatedContext *ctx) : o_(o), h_("dslink", o.seed, o.test), ctx_(ctx) {
-    dslink_cfg_default(&cfg_);
-    apply_gparams(&cfg_, DSLINK_GPARAMS);
-    char err[200];
-    if (dslink_cfg_check(&cfg_, err, sizeof err)) usage_error(err);
-    sigs_ = make_sigs();
-    const char *names[2] = {"a", "b"};
-    for (int i = 0; i < 2; i++) {
-      e_[i].rtl = std::make_unique<Vdslink>(ctx_, names[i]);
-      e_[i].inst.scope = names[i];
-      e_[i].inst.sigs = &sigs_;
-      e_[i].inst.rtl.assign(sigs_.size(), 0);
-      e_[i].inst.model.assign(sigs_.size(), 0);
-      h_.add(&e_[i].inst);
-      dslink_reset(&cfg_, &e_[i].m);
-    }
-    rng_seed(&rng_, o.seed, 0);
-    flow_[0].name = "a->b";
-    flow_[1].name = "b->a";
-    rng_seed(&flow_[0].rng, o.seed, 1);
-    rng_seed(&flow_[1].rng, o.seed, 2);
-    peer_.bp = cfg_.bit_period;
-  }
-
-  int open_waves() {
-    // Open the view where the ends start exchanging NULLs (ErrorReset + ErrorWait behind them).
-    h_.set_view_start((cfg_.reset_cycles + cfg_.wait_cycles) * lockstep::kPeriod);
-    if (o_.waves && h_.open_waves(o_.wave_dir)) return -1;
-#if VM_TRACE
-    if (o_.trace_full) {
-      ctx_->traceEverOn(true);
-      for (int i = 0; i < 2; i++) {
-        tfp_[i] = std::make_unique<VerilatedVcdC>();
-        e_[i].rtl->trace(tfp_[i].get(), 99);
-        std::string p = o_.wave_dir + "/dslink_" + o_.test + "_s" + std::to_string(o_.seed) + "_" +
-                        (i ? "b" : "a") + ".rtl-full.vcd";
-        tfp_[i]->open(p.c_str());
-      }
-    }
-#else
-    if (o_.trace_full) usage_error("--trace-full needs a build with TRACE=1");
-#endif
-    return 0;
-  }
-
-  // Power-on reset through a real falling edge of rst_ni (lockstep::rtl_reset): a Verilated input
-  // starts at 0, so only a 1 -> 0 edge runs the RTL's asynchronous reset branch.
-  void reset() {
-    for (End &e : e_) lockstep::rtl_reset(e.rtl.get());
-  }
-
-  // Resets end i in the middle of a run, RTL and C model on the same cycle: rst_ni falls between
-  // two clock edges and is held low over `hold` more rising edges (0: released at once), during
-  // which the C model is put back to its reset state after every clock. The next compare checks
-  // every register against its reset value. The packet checkers forget what end i held: the
-  // packet it was sending is abandoned, the one it was receiving is gone.
-  void reset_end(int i, uint32_t hold) {
-    End &e = e_[i];
-    rst_[i].force(e.rtl.get(), hold);
-    dslink_reset(&cfg_, &e.m);
-    flow_[i].have = false;
-    flow_[1 - i].rx = Packet{};
-    n_resets_++;
-  }
-
-  // One clock cycle: stimulus, compare, advance both sides. stim fills e_[i].in.
-  void cycle(const std::function<void()> &stim) {
-    for (End &e : e_) dslink_outputs(&cfg_, &e.m, &e.mo);
-    for (End &e : e_) e.in = dslink_in_t{};
-    stim();
-    for (End &e : e_) {
-      collect_rtl(e);
-      collect_model(e);
-    }
-    if (h_.check(cyc_)) {
-      h_.flush();
-#if VM_TRACE
-      for (auto &t : tfp_)
-        if (t) t->flush();
-#endif
-      std::printf("dslink: FAILED test %s seed %" PRIu64 " at cycle %" PRIu64 "\n", o_.test.c_str(),
-                  o_.seed, cyc_);
-      if (!o_.waves)
-        std::printf("dslink: the run is deterministic; rerun with --waves for both VCDs: "
-                    "--test %s --seed %" PRIu64 " --cycles %" PRIu64 " --waves\n",
-                    o_.test.c_str(), o_.seed, o_.cycles);
-      std::exit(1);
-    }
-    for (End &e : e_) {
-#define X(n, w) e.rtl->n##_i = e.in.n;
-      DSLINK_INPUTS(X)
-#undef X
-      e.rtl->clk_i = 0;
-      e.rtl->eval();
-    }
-    dump_full(cyc_ * lockstep::kPeriod);
-    for (int i = 0; i < 2; i++) {
-      End &e = e_[i];
-      dslink_next_t nx;
-      if (dslink_eval(&cfg_, &e.m, &e.in, &e.mo, &nx, nullptr))
-        fatal("C model invariant broken");
-      dslink_clock(&e.m, &nx);
-      e.rtl->clk_i = 1;
-      e.rtl->eval();
-      if (rst_[i].after_clock(e.rtl.get())) dslink_reset(&cfg_, &e.m);
-    }
-    dump_full(cyc_ * lockstep::kPeriod + lockstep::kPeriod / 2);
-    cyc_++;
-  }
-
-  // Back-to-back wiring through the fault injectors, with traffic on both packet interfaces.
-  void link_stim(bool traffic, uint32_t rx_ready_pct) {
-    uint32_t ad = e_[0].mo.d, as = e_[0].mo.s, bd = e_[1].mo.d, bs = e_[1].mo.s;
-    fault_[0].apply(cyc_, &ad, &as);
-    fault_[1].apply(cyc_, &bd, &bs);
-    e_[1].in.d = ad, e_[1].in.s = as;
-    e_[0].in.d = bd, e_[0].in.s = bs;
-    for (int i = 0; i < 2; i++) {
-      e_[i].in.link_en = link_en_[i];
-      const bool ready = rng_chance(&rng_, rx_ready_pct, 100);
-      e_[i].in.rx_ready = ready && cyc_ >= stall_until_[i];
-      // Nothing is written into an end held in reset: its registers drop what it takes.
-      if (traffic && !rst_[i].held()) flow_[i].offer(&e_[i].in);
-    }
-  }
-  // Bookkeeping after cycle(): what the packet interfaces transferred in the cycle just run.
-  void link_observe() {
-    for (int i = 0; i < 2; i++) {
-      const dslink_in_t &in = e_[i].in;
-      const dslink_out_t &out = e_[i].mo;
-      if (in.tx_valid && out.tx_ready) flow_[i].accepted();
-      if (out.rx_valid && in.rx_ready) flow_[1 - i].received(cyc_ - 1, out.rx_kind, out.rx_data);
-    }
-  }
-  void run_link(uint64_t n, bool traffic, uint32_t rx_ready_pct = 100) {
-    for (uint64_t k = 0; k < n; k++) {
-      cycle([&] { link_stim(traffic, rx_ready_pct); });
-      link_observe();
-    }
-  }
-  // Runs until both ends are in Run (or fails after limit cycles).
-  void wait_run(uint64_t limit, bool traffic = false) {
-    for (uint64_t k = 0; k < limit; k++) {
-      if (st(0) == DSLINK_ST_RUN && st(1) == DSLINK_ST_RUN) return;
-      run_link(1, traffic);
-    }
-    fatal("link did not reach Run within " + std::to_string(limit) + " cycles");
-  }
-
-  // Sets every event counter of end i to v on both sides, between two cycles (the backdoor is
-  // opened on first use, so only the cases that inject need an RTL with these register names).
-  void inject_counters(int i, uint32_t v) {
-    if (!bd_[i].on()) {
-      std::vector<std::string> paths;
-      for (const CounterReg &c : kCounters) paths.push_back(c.rtl);
-      const std::string err =
-          bd_[i].open(ctx_, std::string(e_[i].rtl->hierName()) + "." + LOCKSTEP_TOP, paths);
-      if (!err.empty()) usage_error(err);
-      if (!bd_[i].on()) fatal("this case injects counter values: it cannot run with +no_backdoor");
-    }
-    for (size_t k = 0; k < dslinktb::kNCounters; k++) {
-      e_[i].m.r.*kCounters[k].f = v;
-      bd_[i].write(k, v);
-    }
-    e_[i].rtl->eval();
-  }
-
-  uint32_t st(int i) const { return e_[i].m.r.fsm_state; }
-  const dslink_regs_t &r(int i) const { return e_[i].m.r; }
-
-  void expect(bool ok, const std::string &what) {
-    if (!ok) fatal("check failed: " + what);
-  }
-  [[noreturn]] void fatal(const std::string &what) {
-    h_.flush();
-    std::printf("dslink: FAILED test %s seed %" PRIu64 " at cycle %" PRIu64 ": %s\n", o_.test.c_str(),
-                o_.seed, cyc_, what.c_str());
-    std::exit(1);
-  }
-
-  void finish() {
-    h_.close();
-#if VM_TRACE
-    for (auto &t : tfp_)
-      if (t) t->close();
-#endif
-    std::printf("dslink: matched %" PRIu64 " cycles (seed %" PRIu64 ")\n", cyc_, o_.seed);
-  }
-
-  const Options &o_;
-  dslink_cfg_t cfg_{};
-  lockstep::Harness h_;
-  VerilatedContext *ctx_;
-  std::vector<Sig> sigs_;
-  End e_[2];
-  Flow flow_[2];
-  Fault fault_[2];
-  ScriptPeer peer_;
-  rng_t rng_{};
-  uint32_t link_en_[2] = {1, 1};
-  lockstep::MidReset rst_[2];  // end i's resets (reset_end), held over some rising edges
-  uint64_t stall_until_[2] = {0, 0};  // end i's user reads nothing before this cycle
-  lockstep::Backdoor bd_[2];
-  uint64_t cyc_ = 0, n_resets_ = 0;
-#if VM_TRACE
-  std::unique_ptr<VerilatedVcdC> tfp_[2];
-#endif
-
- private:
-  void collect_rtl(End &e) {
-    std::vector<uint64_t> &v = e.inst.rtl;
-    size_t i = 0;
-#define X(n, w) v[i++] = e.in.n;
-    DSLINK_INPUTS(X)
-#undef X
-#define X(n, w) v[i++] = e.rtl->n##_o;
-    DSLINK_OUTPUTS(X)
-#undef X
-#if LOCKSTEP_CMP_REGS
-#define X(n, w) v[i++] = e.rtl->dbg_##n##_o;
-    DSLINK_REGS(X)
-#undef X
-#endif
-  }
-  void collect_model(End &e) {
-    std::vector<uint64_t> &v = e.inst.model;
-    size_t i = 0;
-#define X(n, w) v[i++] = e.in.n;
-    DSLINK_INPUTS(X)
-#undef X
-#define X(n, w) v[i++] = e.mo.n;
-    DSLINK_OUTPUTS(X)
-#undef X
-#if LOCKSTEP_CMP_REGS
-#define X(n, w) v[i++] = e.m.r.n;
-    DSLINK_REGS(X)
-#undef X
-#endif
-  }
-  void dump_full(uint64_t t) {
-#if VM_TRACE
-    for (auto &tf : tfp_)
-      if (tf) tf->dump(t);
-#else
-    (void)t;
-#endif
-  }
-};
 
 // ---- Directed cases --------------------------------------------------------------------------
 
@@ -700,7 +193,7 @@ void t_cut(Tb &tb) {
   tb.flow_[0].cur.end = DSLINK_KIND_EOP;
   tb.run_link(1500, true);
   // 100 cycles: healed while both ends are still in ErrorReset, so one clean restart follows.
-  tb.fault_[0].start(Fault::kCut, tb.cyc_, 100, 0, tb.e_[0].mo.d, tb.e_[0].mo.s);
+  tb.fault_[0].start(bench::WireFault::kCut, tb.cyc_, 100, 0, tb.e_[0].mo.d, tb.e_[0].mo.s);
   tb.run_link(400, true);
   tb.wait_run(2000, true);
   tb.run_link(20000, true);
@@ -1036,68 +529,38 @@ void t_counters(Tb &tb) {
 
 // ---- Random traffic with wire faults -------------------------------------------------------
 
-void t_random(Tb &tb, bool faults) {
-  rng_t &g = tb.rng_;
-  for (int i = 0; i < 2; i++) {
-    tb.flow_[i].maxlen = 1 + rng_below(&g, 80);
-    tb.flow_[i].longlen = 300;
-    tb.flow_[i].valid_pct = 30 + rng_below(&g, 71);
-    tb.flow_[i].abort_pm = faults ? 2 : 0;
-  }
-  const uint32_t ready_pct = 40 + rng_below(&g, 61);
-  const uint64_t total = tb.o_.cycles, tail = total / 5, fault_end = tb.cyc_ + total - tail;
-  uint64_t resets = 0;
-  // Long runs report progress on stderr, every tenth of the run.
-  const uint64_t t0 = tb.cyc_, tenth = total / 10;
-  uint64_t next_report = total >= 5000000 ? t0 + tenth : UINT64_MAX;
-  auto progress = [&] {
-    if (tb.cyc_ < next_report) return;
+// Long runs report progress on stderr, every tenth of the run.
+struct Progress {
+  uint64_t t0, total, tenth, next;
+  Progress(uint64_t start, uint64_t n) : t0(start), total(n), tenth(n / 10), next(n >= 5000000 ? start + n / 10 : UINT64_MAX) {}
+  void at(const Tb &tb) {
+    if (tb.cyc_ < next) return;
     std::fprintf(stderr, "dslink: %s seed %" PRIu64 ": %" PRIu64 "%% (%" PRIu64 " cycles)\n",
                  tb.o_.test.c_str(), tb.o_.seed, (tb.cyc_ - t0) * 100 / total, tb.cyc_ - t0);
-    next_report += tenth;
-  };
-  while (tb.cyc_ < fault_end) {
-    progress();
-    if (faults) {
-      for (int w = 0; w < 2; w++) {
-        Fault &f = tb.fault_[w];
-        if (f.active() || !rng_chance(&g, 1, 3000)) continue;
-        const dslink_out_t &o = tb.e_[w].mo;
-        switch (rng_below(&g, 6)) {
-          case 0:
-          case 1: f.start(rng_chance(&g, 1, 2) ? Fault::kFlipD : Fault::kFlipS, tb.cyc_, 1, 0, 0, 0); break;
-          case 2: f.start(Fault::kStuckD, tb.cyc_, 2 + rng_below(&g, 40), rng_below(&g, 2), 0, 0); break;
-          case 3: f.start(Fault::kStuckS, tb.cyc_, 2 + rng_below(&g, 40), rng_below(&g, 2), 0, 0); break;
-          default: f.start(Fault::kCut, tb.cyc_, 10 + rng_below(&g, 400), 0, o.d, o.s); break;
-        }
-      }
-    }
-    if (faults) {
-      if (rng_chance(&g, 1, 200000)) tb.link_en_[rng_below(&g, 2)] ^= 1u;
-      if (rng_chance(&g, 1, 150000)) tb.reset_end((int)rng_below(&g, 2), rng_below(&g, 3));
-      // A user that stops reading for a while: the receive FIFO fills (to RxDepth, then the ERR
-      // of a link reset on top) and stays full across the link's restart.
-      if (rng_chance(&g, 1, 30000)) tb.stall_until_[rng_below(&g, 2)] = tb.cyc_ + 200 + rng_below(&g, 3000);
-      for (int i = 0; i < 2; i++)
-        if (tb.link_en_[i] == 0 && rng_chance(&g, 1, 2000)) tb.link_en_[i] = 1;
-    }
-    bool was_run = tb.st(1) == DSLINK_ST_RUN;
-    tb.run_link(1, true, ready_pct);
-    if (was_run && tb.st(1) != DSLINK_ST_RUN) resets++;
+    next += tenth;
   }
-  // Clean tail: the link must come back by itself and carry traffic intact.
-  tb.link_en_[0] = tb.link_en_[1] = 1;
-  tb.stall_until_[0] = tb.stall_until_[1] = 0;
-  for (int i = 0; i < 2; i++) tb.flow_[i].abort_pm = 0;
-  uint64_t ok_before[2] = {tb.flow_[0].n_ok, tb.flow_[1].n_ok};
-  uint64_t bad_before[2] = {tb.flow_[0].n_bad, tb.flow_[1].n_bad};
-  tb.wait_run(5000, true);
-  uint64_t t_up = tb.cyc_;
-  while (tb.cyc_ < fault_end + tail) {
-    progress();
-    tb.run_link(1, true, ready_pct);
+};
+
+// One cycle's draws of the faulty stretch: wire faults, link_en toggles, resets, stalled users.
+void random_upsets(Tb &tb, rng_t &g) {
+  for (int w = 0; w < 2; w++) {
+    bench::WireFault &f = tb.fault_[w];
+    if (f.active() || !rng_chance(&g, 1, 3000)) continue;
+    f.start_random(&g, tb.cyc_, tb.e_[w].mo.d, tb.e_[w].mo.s);
   }
-  tb.run_link(4000, false, 100);
+  if (rng_chance(&g, 1, 200000)) tb.link_en_[rng_below(&g, 2)] ^= 1u;
+  if (rng_chance(&g, 1, 150000)) tb.reset_end((int)rng_below(&g, 2), rng_below(&g, 3));
+  // A user that stops reading for a while: the receive FIFO fills (to RxDepth, then the ERR
+  // of a link reset on top) and stays full across the link's restart.
+  if (rng_chance(&g, 1, 30000)) tb.stall_until_[rng_below(&g, 2)] = tb.cyc_ + 200 + rng_below(&g, 3000);
+  for (int i = 0; i < 2; i++)
+    if (tb.link_en_[i] == 0 && rng_chance(&g, 1, 2000)) tb.link_en_[i] = 1;
+}
+
+// After the drain: each flow's figures and checks (ok_before, bad_before: at the clean tail's
+// start), then the faults' totals.
+void random_report(Tb &tb, bool faults, const uint64_t *ok_before, const uint64_t *bad_before,
+                   uint64_t resets, uint64_t up_after) {
   for (int i = 0; i < 2; i++) {
     const Flow &f = tb.flow_[i];
     std::printf("dslink: %s sent %" PRIu64 " ok %" PRIu64 " cut %" PRIu64 " lost %" PRIu64
@@ -1113,26 +576,54 @@ void t_random(Tb &tb, bool faults) {
       tb.expect(f.n_bad == bad_before[i], f.name + " no damage after the faults end: " + f.first_error);
     }
   }
-  if (faults) {
-    uint64_t nf = 0;
-    for (auto &f : tb.fault_)
-      for (int k = 1; k < 6; k++) nf += f.count[k];
-    uint64_t errs = 0;
-    for (int i = 0; i < 2; i++)
-      errs += tb.r(i).cnt_par_err + tb.r(i).cnt_esc_err + tb.r(i).cnt_disc_err +
-              tb.r(i).cnt_cred_err + tb.r(i).cnt_proto_err + tb.r(i).cnt_tmo_err;
-    std::printf("dslink: %" PRIu64 " wire faults, %" PRIu64 " link errors, %" PRIu64
-                " link drops, up again %" PRIu64 " cycles into the clean tail\n",
-                nf, errs, resets, t_up - fault_end);
-    tb.expect(nf > 0 && errs > 0, "faults were injected and detected");
-  }
+  if (!faults) return;
+  const uint64_t nf = tb.fault_[0].total() + tb.fault_[1].total();
+  uint64_t errs = 0;
+  for (int i = 0; i < 2; i++)
+    errs += tb.r(i).cnt_par_err + tb.r(i).cnt_esc_err + tb.r(i).cnt_disc_err +
+            tb.r(i).cnt_cred_err + tb.r(i).cnt_proto_err + tb.r(i).cnt_tmo_err;
+  std::printf("dslink: %" PRIu64 " wire faults, %" PRIu64 " link errors, %" PRIu64
+              " link drops, up again %" PRIu64 " cycles into the clean tail\n",
+              nf, errs, resets, up_after);
+  tb.expect(nf > 0 && errs > 0, "faults were injected and detected");
 }
 
-struct TestDef {
-  const char *name;
-  std::function<void(Tb &)> fn;
-  const char *what;
-};
+void t_random(Tb &tb, bool faults) {
+  rng_t &g = tb.rng_;
+  for (int i = 0; i < 2; i++) {
+    tb.flow_[i].maxlen = 1 + rng_below(&g, 80);
+    tb.flow_[i].longlen = 300;
+    tb.flow_[i].valid_pct = 30 + rng_below(&g, 71);
+    tb.flow_[i].abort_pm = faults ? 2 : 0;
+  }
+  const uint32_t ready_pct = 40 + rng_below(&g, 61);
+  const uint64_t total = tb.o_.cycles, tail = total / 5, fault_end = tb.cyc_ + total - tail;
+  uint64_t resets = 0;
+  Progress progress(tb.cyc_, total);
+  while (tb.cyc_ < fault_end) {
+    progress.at(tb);
+    if (faults) random_upsets(tb, g);
+    bool was_run = tb.st(1) == DSLINK_ST_RUN;
+    tb.run_link(1, true, ready_pct);
+    if (was_run && tb.st(1) != DSLINK_ST_RUN) resets++;
+  }
+  // Clean tail: the link must come back by itself and carry traffic intact.
+  tb.link_en_[0] = tb.link_en_[1] = 1;
+  tb.stall_until_[0] = tb.stall_until_[1] = 0;
+  for (int i = 0; i < 2; i++) tb.flow_[i].abort_pm = 0;
+  uint64_t ok_before[2] = {tb.flow_[0].n_ok, tb.flow_[1].n_ok};
+  uint64_t bad_before[2] = {tb.flow_[0].n_bad, tb.flow_[1].n_bad};
+  tb.wait_run(5000, true);
+  uint64_t t_up = tb.cyc_;
+  while (tb.cyc_ < fault_end + tail) {
+    progress.at(tb);
+    tb.run_link(1, true, ready_pct);
+  }
+  tb.run_link(4000, false, 100);
+  random_report(tb, faults, ok_before, bad_before, resets, t_up - fault_end);
+}
+
+using TestDef = bench::TestDef<Tb>;
 
 const std::vector<TestDef> &tests() {
   static const std::vector<TestDef> t = {
@@ -1162,62 +653,14 @@ const std::vector<TestDef> &tests() {
   return t;
 }
 
-void help() {
-  std::printf(
-      "usage: dslink_lockstep [--test NAME] [--seed S] [--cycles N] [--waves] [--wave-dir D]\n"
-      "                       [--trace-full] [--list] [+mutant=K]\n"
-      "Runs the DS-Link RTL and C model in lockstep. --cycles applies to random and faults.\n");
-}
-
-Options parse(int argc, char **argv) {
-  Options o;
-  for (int i = 1; i < argc; i++) {
-    std::string a = argv[i];
-    auto val = [&](const char *what) -> std::string {
-      if (i + 1 >= argc) usage_error(a + " needs " + what);
-      return argv[++i];
-    };
-    auto num = [&](const char *what) -> uint64_t {
-      std::string v = val(what);
-      char *end = nullptr;
-      unsigned long long n = std::strtoull(v.c_str(), &end, 0);
-      if (v.empty() || *end || v[0] == '-') usage_error(a + ": '" + v + "' is not a number");
-      return n;
-    };
-    if (a == "--test") o.test = val("a test name");
-    else if (a == "--seed") o.seed = num("a seed");
-    else if (a == "--cycles") o.cycles = num("a cycle count");
-    else if (a == "--waves") o.waves = true;
-    else if (a == "--wave-dir") o.wave_dir = val("a directory");
-    else if (a == "--trace-full") o.trace_full = true;
-    else if (a == "--list") o.list = true;
-    else if (a == "--help" || a == "-h") help(), std::exit(0);
-    else if (a[0] == '+') continue;  // Verilator plusargs (+mutant=K, +verilator+...)
-    else usage_error("unknown option '" + a + "'");
-  }
-  if (o.cycles < 1000) usage_error("--cycles must be at least 1000");
-  return o;
-}
-
 }  // namespace
 
 int main(int argc, char **argv) {
-  Options o = parse(argc, argv);
-  if (o.list) {
-    for (const TestDef &t : tests()) std::printf("%-12s %s\n", t.name, t.what);
-    return 0;
-  }
-  const TestDef *def = nullptr;
-  for (const TestDef &t : tests())
-    if (o.test == t.name) def = &t;
-  if (!def) usage_error("unknown test '" + o.test + "' (--list shows them)");
-  auto ctx = std::make_unique<VerilatedContext>();
-  ctx->commandArgs(argc, argv);
-  Tb tb(o, ctx.get());
-  if (tb.open_waves()) return 2;
-  tb.reset();
-  def->fn(tb);
-  tb.finish();
-  lockstep::cov_write(ctx.get());
-  return 0;
+  const bench::Spec spec = {"dslink_lockstep", 200000, true, 12, [] {
+    std::printf(
+        "usage: dslink_lockstep [--test NAME] [--seed S] [--cycles N] [--waves] [--wave-dir D]\n"
+        "                       [--trace-full] [--list] [+mutant=K]\n"
+        "Runs the DS-Link RTL and C model in lockstep. --cycles applies to random and faults.\n");
+  }};
+  return bench::main(argc, argv, spec, tests());
 }
