@@ -656,11 +656,6 @@ const std::vector<TestDef> &tests() {
 }  // namespace
 
 int main(int argc, char **argv) {
-  const bench::Spec spec = {"dslink_lockstep", 200000, true, 12, [] {
-    std::printf(
-        "usage: dslink_lockstep [--test NAME] [--seed S] [--cycles N] [--waves] [--wave-dir D]\n"
-        "                       [--trace-full] [--list] [+mutant=K]\n"
-        "Runs the DS-Link RTL and C model in lockstep. --cycles applies to random and faults.\n");
-  }};
-  return bench::main(argc, argv, spec, tests());
+  const char *about = "Runs the DS-Link RTL and C model in lockstep. --cycles applies to random and faults.\n";
+  return bench::main(argc, argv, {"dslink_lockstep", 200000, true, 12, about, 0}, tests());
 }

@@ -32,8 +32,17 @@ struct Spec {
   uint64_t cycles;             // --cycles when not given
   bool trace_full;             // takes --trace-full (Verilator's own trace)
   int list_width;              // the name column of --list
-  std::function<void()> help;  // prints --help's text
+  const char *about;           // --help's lines after the usage, a printf format of about_arg
+  uint32_t about_arg;
 };
+
+// --help: the usage (the options this bench takes), then what it runs.
+inline void help(const Spec &spec) {
+  const std::string indent(std::string("usage: ").size() + std::string(spec.prog).size() + 1, ' ');
+  std::printf("usage: %s [--test NAME] [--seed S] [--cycles N] [--waves] [--wave-dir D]\n", spec.prog);
+  std::printf("%s%s[--list] [+mutant=K]\n", indent.c_str(), spec.trace_full ? "[--trace-full] " : "");
+  std::printf(spec.about, spec.about_arg);
+}
 
 // --test NAME --seed S --cycles N --waves --wave-dir D [--trace-full] --list --help; Verilator's
 // plusargs (+mutant=K) pass. A usage error exits 2 at the first bad argument.
@@ -61,7 +70,7 @@ inline Options parse(int argc, char **argv, const Spec &spec) {
     else if (a == "--wave-dir") o.wave_dir = val("a directory");
     else if (a == "--trace-full" && spec.trace_full) o.trace_full = true;
     else if (a == "--list") o.list = true;
-    else if (a == "--help" || a == "-h") spec.help(), std::exit(0);
+    else if (a == "--help" || a == "-h") help(spec), std::exit(0);
     else if (a[0] == '+') continue;
     else usage("unknown option '" + a + "'");
   }
@@ -100,6 +109,18 @@ class Run {
                   "--seed %" PRIu64 " --cycles %" PRIu64 " --waves\n",
                   blk_, o_.test.c_str(), o_.seed, o_.cycles);
     std::exit(1);
+  }
+  // The end of a run: cycles until quiet() has held for 50 in a row, or a failure naming what
+  // did not drain in `limit` cycles and what it still holds (pending()).
+  template <class Cycle, class Quiet, class Pending>
+  void settle(uint64_t limit, const std::string &what, Cycle cycle, Quiet quiet, Pending pending) {
+    uint64_t calm = 0;
+    for (uint64_t k = 0; calm < 50; k++) {
+      if (k == limit) fatal("traffic stopped: " + what + " did not drain in " + std::to_string(limit) +
+                            " cycles" + pending());
+      cycle();
+      calm = quiet() ? calm + 1 : 0;
+    }
   }
   void matched() {
     h_.close();

@@ -157,10 +157,7 @@ class Tb : public bench::Run {
     for (End &e : e_) dslink_outputs(&cfg_, &e.m, &e.mo);
     for (End &e : e_) e.in = dslink_in_t{};
     stim();
-    for (End &e : e_) {
-      collect_rtl(e);
-      collect_model(e);
-    }
+    for (End &e : e_) collect(e);
     if (h_.check(cyc_)) {
 #if VM_TRACE
       for (auto &t : tfp_)
@@ -276,32 +273,19 @@ class Tb : public bench::Run {
 #endif
 
  private:
-  void collect_rtl(End &e) {
-    std::vector<uint64_t> &v = e.inst.rtl;
+  // End e's values of this cycle into its instance, in make_sigs() order: its inputs (the same on
+  // both sides), then the RTL's outputs and dbg_ registers beside the C model's.
+  void collect(End &e) {
+    std::vector<uint64_t> &r = e.inst.rtl, &m = e.inst.model;
     size_t i = 0;
-#define X(n, w) v[i++] = e.in.n;
+#define X(n, w) r[i] = m[i] = e.in.n, i++;
     DSLINK_INPUTS(X)
 #undef X
-#define X(n, w) v[i++] = e.rtl->n##_o;
+#define X(n, w) r[i] = e.rtl->n##_o, m[i] = e.mo.n, i++;
     DSLINK_OUTPUTS(X)
 #undef X
 #if LOCKSTEP_CMP_REGS
-#define X(n, w) v[i++] = e.rtl->dbg_##n##_o;
-    DSLINK_REGS(X)
-#undef X
-#endif
-  }
-  void collect_model(End &e) {
-    std::vector<uint64_t> &v = e.inst.model;
-    size_t i = 0;
-#define X(n, w) v[i++] = e.in.n;
-    DSLINK_INPUTS(X)
-#undef X
-#define X(n, w) v[i++] = e.mo.n;
-    DSLINK_OUTPUTS(X)
-#undef X
-#if LOCKSTEP_CMP_REGS
-#define X(n, w) v[i++] = e.m.r.n;
+#define X(n, w) r[i] = e.rtl->dbg_##n##_o, m[i] = e.m.r.n, i++;
     DSLINK_REGS(X)
 #undef X
 #endif
