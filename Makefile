@@ -411,7 +411,7 @@ test-mp1-chip: $(MP1C_LOCKSTEP)
 # -GTokPorts, the testbench -DC104_TOK_PORTS): c104_tok (FFFFFFF0, ports 0-3 on the full D/S path:
 # the directed cases and most runs), c104_b16 (FFFF0000, 16 links) and c104_bit (0, every port a
 # link; its own target: the largest build).
-C104_TB_DEPS    := tb/c104_lockstep.cpp tb/c104_common.h tb/dslink_counters.h tb/lockstep.h tb/backdoor.h tb/backdoor.vlt $(LIB) $(CMODEL_HDR)
+C104_TB_DEPS    := tb/c104_lockstep.cpp $(wildcard tb/c104/*.h) $(TB_COMMON) tb/c104_common.h tb/dslink_counters.h tb/lockstep.h tb/backdoor.h tb/backdoor.vlt $(LIB) $(CMODEL_HDR)
 C104_TRACE_FLAG := $(if $(filter 1,$(C104_TRACE)),--trace)
 c104_vflags      = -GTokPorts=32\'h$(1) $(C104_TRACE_FLAG)
 c104_cflags      = -DC104_TOK_PORTS=0x$(1)u -DLOCKSTEP_CMP_REGS=$(C104_CMP_REGS)
@@ -481,7 +481,7 @@ C104N_VFLAGS    := -GTokPorts=32\'h$(C104N_TOK) +define+C104_MODULE=$(C104_TOP) 
 # -O1 (after the recipe's -O2): four switches are 9 MB of generated C++ (NET_VFLAGS); -O1 compiles
 # it in about half the time of -O2 and runs the tests only a little slower.
 C104N_CFLAGS    := -DC104_NET_TOK_PORTS=0x$(C104N_TOK)u -DLOCKSTEP_CMP_REGS=$(C104_CMP_REGS) -O1
-C104N_TB_DEPS   := tb/c104_net_lockstep.cpp tb/network.vlt tb/c104_common.h tb/lockstep.h tb/backdoor.h tb/backdoor.vlt $(LIB) $(CMODEL_HDR)
+C104N_TB_DEPS   := tb/c104_net_lockstep.cpp $(wildcard tb/c104_net/*.h) $(TB_COMMON) tb/network.vlt tb/c104_common.h tb/lockstep.h tb/backdoor.h tb/backdoor.vlt $(LIB) $(CMODEL_HDR)
 C104N_VL_DIR    ?= $(BUILD)/vl/c104_net
 C104N_LOCKSTEP  := $(C104N_VL_DIR)/Vc104net
 C104N_MUT_DIR   := $(BUILD)/vl/c104_net_mut

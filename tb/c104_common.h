@@ -1,6 +1,8 @@
 // Shared helpers of the C104 lockstep testbenches (tb/c104_lockstep.cpp, one switch, and
-// tb/c104_net_lockstep.cpp, a network of switches): tokens, packed Verilated ports, and the
-// reference LFSR and range map of docs/c104.md §11.2 (written again from the text, not the model).
+// tb/c104_net_lockstep.cpp, a network of switches): tokens, packed Verilated ports, a switch's
+// signal table and its per-cycle collection, timed tokens, readiness draws, configuration writes,
+// and the reference LFSR and range map of docs/c104.md §11.2 (written again from the text, not
+// the model).
 #ifndef MADPOST_C104_COMMON_H
 #define MADPOST_C104_COMMON_H
 
@@ -12,6 +14,14 @@
 #include <vector>
 
 #include "verilated.h"
+
+#include <madpost/c104.h>
+#include <madpost/rng.h>
+#include "lockstep.h"
+
+#ifndef LOCKSTEP_CMP_REGS
+#define LOCKSTEP_CMP_REGS 1
+#endif
 
 namespace c104tb {
 
@@ -72,6 +82,115 @@ void pack(VlWide<N> &dst, const uint32_t *a, uint32_t n, uint32_t w) {
   }
 }
 
+
+// ---- Signal table and collection -----------------------------------------------------------
+// One signal per element of a count-32 entry (name[k]); the link registers of every port as
+// l_<reg>_q[k] (0 on token ports, §14).
+inline std::vector<lockstep::Sig> make_sigs() {
+  std::vector<lockstep::Sig> s;
+  auto add = [&](const std::string &n, uint32_t c, uint32_t w, lockstep::Dir d) {
+    if (c == 1) {
+      s.push_back({n, w, d});
+      return;
+    }
+    for (uint32_t k = 0; k < c; k++) s.push_back({n + "[" + std::to_string(k) + "]", w, d});
+  };
+#define XI(n, c, w) add(#n "_i", c, w, lockstep::kIn);
+#define XO(n, c, w) add(#n "_o", c, w, lockstep::kOut);
+#define XR(n, c, w) add(#n "_q", c, w, lockstep::kReg);
+#define XL(n, w) add("l_" #n "_q", C104_PORTS, w, lockstep::kReg);
+  C104_INPUTS(XI)
+  C104_OUTPUTS(XO)
+  if (LOCKSTEP_CMP_REGS) {
+    C104_REGS(XR)
+    C104_LINK_REGS(XL)
+  }
+#undef XI
+#undef XO
+#undef XR
+#undef XL
+  return s;
+}
+
+// Switch s's values of this cycle into its instance, in make_sigs() order: its inputs (the same on
+// both sides), the RTL's outputs and dbg_ registers (element s * count + k of the top's packed
+// ports: a wrapper may hold several switches) beside the C model's.
+template <class V>
+void collect_switch(lockstep::Instance *inst, const V &rtl, uint32_t s, const c104_in_t &in,
+                    const c104_out_t &mo, const c104_state_t &st) {
+  std::vector<uint64_t> &R = inst->rtl, &M = inst->model;
+  size_t i = 0;
+#define XI(n, c, w) \
+  for (uint32_t k = 0; k < (c); k++, i++) R[i] = M[i] = C104_AT(in.n, c, k);
+#define XO(n, c, w)                                       \
+  for (uint32_t k = 0; k < (c); k++, i++) {               \
+    R[i] = field(rtl.n##_o, (s * (c) + k) * (w), (w));    \
+    M[i] = C104_AT(mo.n, c, k);                           \
+  }
+#define XR(n, c, w)                                         \
+  for (uint32_t k = 0; k < (c); k++, i++) {                 \
+    R[i] = field(rtl.dbg_##n##_o, (s * (c) + k) * (w), (w)); \
+    M[i] = C104_AT(st.r.n, c, k);                           \
+  }
+#define XL(n, w)                                                      \
+  for (uint32_t k = 0; k < C104_PORTS; k++, i++) {                    \
+    R[i] = field(rtl.dbg_l_##n##_o, (s * C104_PORTS + k) * (w), (w)); \
+    M[i] = st.link[k].r.n;                                            \
+  }
+  C104_INPUTS(XI)
+  C104_OUTPUTS(XO)
+#if LOCKSTEP_CMP_REGS
+  C104_REGS(XR)
+  C104_LINK_REGS(XL)
+#endif
+#undef XI
+#undef XO
+#undef XR
+#undef XL
+}
+
+// ---- Peers' timing -------------------------------------------------------------------------
+struct TimedTok {
+  Tok t;
+  uint64_t at;  // first cycle it may be offered
+};
+
+// A configuration write queued for the cfg port.
+struct CfgW {
+  uint32_t addr, data;
+  uint64_t at;
+};
+
+// tok_tx_ready of a token port, rx_ready of a bit-level peer: a percentage and stalls.
+struct Ready {
+  uint32_t pct = 100;
+  uint32_t stall_pm = 0;  // per 100000 cycles: a stall of 1..300 cycles starts
+  uint64_t stall_until = 0;
+
+  // This cycle's ready, drawn from g.
+  uint32_t draw(rng_t *g, uint64_t cyc) {
+    if (stall_until > cyc) return 0;
+    if (stall_pm && rng_chance(g, stall_pm, 100000)) {
+      stall_until = cyc + 1 + rng_below(g, 300);
+      return 0;
+    }
+    return pct >= 100 ? 1u : (uint32_t)rng_chance(g, pct, 100);
+  }
+};
+
+// ---- The slices' event counters -------------------------------------------------------------
+// By RTL register name and C model array: the random runs walk each through every carry by setting
+// it on both sides (tb/backdoor.h CounterWalk), and the scoreboards count what was set.
+struct SliceCounter {
+  const char *rtl;
+  uint16_t (c104_regs_t::*f)[C104_PORTS];
+};
+constexpr uint32_t kNSliceCounters = 5;
+const SliceCounter kSliceCounters[kNSliceCounters] = {
+    {"cnt_pkt_q", &c104_regs_t::cnt_pkt},     {"cnt_bad_q", &c104_regs_t::cnt_bad},
+    {"cnt_short_q", &c104_regs_t::cnt_short}, {"cnt_cut_q", &c104_regs_t::cnt_cut},
+    {"cnt_stray_q", &c104_regs_t::cnt_stray},
+};
 
 // ---- Reference of §11.2 --------------------------------------------------------------------
 // x^16 + x^14 + x^13 + x^11 + 1 in Galois form, from the exponents.
