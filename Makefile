@@ -481,7 +481,7 @@ C104N_VFLAGS    := -GTokPorts=32\'h$(C104N_TOK) +define+C104_MODULE=$(C104_TOP) 
 # -O1 (after the recipe's -O2): four switches are 9 MB of generated C++ (NET_VFLAGS); -O1 compiles
 # it in about half the time of -O2 and runs the tests only a little slower.
 C104N_CFLAGS    := -DC104_NET_TOK_PORTS=0x$(C104N_TOK)u -DLOCKSTEP_CMP_REGS=$(C104_CMP_REGS) -O1
-C104N_TB_DEPS   := tb/c104_net_lockstep.cpp $(wildcard tb/c104_net/*.h) $(TB_COMMON) tb/network.vlt tb/c104_common.h tb/lockstep.h tb/backdoor.h tb/backdoor.vlt $(LIB) $(CMODEL_HDR)
+C104N_TB_DEPS   := tb/c104_net_lockstep.cpp $(wildcard tb/c104_net/*.h) $(TB_COMMON) tb/network.vlt tb/c104_common.h tb/dslink_counters.h tb/lockstep.h tb/backdoor.h tb/backdoor.vlt $(LIB) $(CMODEL_HDR)
 C104N_VL_DIR    ?= $(BUILD)/vl/c104_net
 C104N_LOCKSTEP  := $(C104N_VL_DIR)/Vc104net
 C104N_MUT_DIR   := $(BUILD)/vl/c104_net_mut
@@ -738,7 +738,8 @@ $(YMUT_DIR)/netlist.v: $(YMUT_DIR)/config.stamp scripts/mutants_yosys.sh $(ymut_
 # netlist is the network module alone, its instances of them kept with their parameters, and
 # built by Verilator from the RTL, as the network's own lockstep is (a netlist chip kept a module
 # of its own is still 1500 files of C++, and sixteen inlined ones 160 MB).
-$(YMUT_BIN): $(YMUT_DIR)/netlist.v $(word 3,$(YMUT_TB)) $(ymut_lib_$(BLOCK)) $(MP1_TB_DEPS) tb/c104_common.h tb/dslink_counters.h
+$(YMUT_BIN): $(YMUT_DIR)/netlist.v $(word 3,$(YMUT_TB)) $(ymut_lib_$(BLOCK)) $(MP1_TB_DEPS) tb/c104_common.h tb/dslink_counters.h \
+            $(TB_COMMON) $(wildcard tb/dslink/*.h tb/c104/*.h tb/c104_net/*.h)
 	@mkdir -p $(@D)
 	$(call vl_build,$(word 1,$(YMUT_TB)),$(word 2,$(YMUT_TB)),$(@D),$(YMUT_DIR)/wrapper.sv $(YMUT_DIR)/netlist.v $(YMUT_DIR)/backdoor.vlt $(ymut_lib_$(BLOCK)),$(word 3,$(YMUT_TB)),$(YMUT_VFLAGS) $(ymut_vf_$(BLOCK)),$(ymut_cf_$(BLOCK)))
 
