@@ -1,5 +1,5 @@
 // The C104 bench's build: which ports are token ports (TokPorts, the same value as the RTL's), the
-// register compare switch, and the universal-routing plan of a random setup.
+// RTL top's name, the bench's usage error, and the universal-routing plan of a random setup.
 #ifndef MADPOST_TB_C104_LAYOUT_H
 #define MADPOST_TB_C104_LAYOUT_H
 
