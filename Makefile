@@ -359,7 +359,10 @@ $(MP1P_VL_DIR)/config.stamp: STAMP = $(MP1_PLANE_RTL) $(MP1_PLANE_TOP) $(MP1_AWF
 $(MP1P_LOCKSTEP): $(MP1P_VL_DIR)/config.stamp tb/mp1_plane_lockstep.cpp $(MP1_TB_DEPS) $(MP1_PLANE_RTL)
 	$(call vl_build,Vmp1_plane,$(MP1_PLANE_TOP),$(MP1P_VL_DIR),$(MP1_PLANE_RTL),tb/mp1_plane_lockstep.cpp,$(MP1_AWF_VFLAGS),$(MP1_AWF_CFLAGS))
 
+# A sender of each input ignoring stop: each machine's err, the two halves of the plane's (§6).
+PLANE_DIRECTED := err_x err_y
 test-mp1-plane: $(MP1P_LOCKSTEP)
+	@set -e; for t in $(PLANE_DIRECTED); do $(MP1P_LOCKSTEP) --test $$t; done
 	@set -e; for s in $(MP1_SEEDS); do $(MP1P_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES); done
 
 $(MP1C_VL_DIR)/config.stamp: STAMP = $(MP1_CHIP_RTL) $(MP1_CHIP_TOP) $(MP1_CHIP_CMP_REGS) $(MP1_AWF)
@@ -551,8 +554,9 @@ $(COV_DIR)/c104_net/Vc104net: $(C104N_TB_DEPS) $(C104N_RTL) $(COV_C104)
 COV_RUNS_dslink    = $(foreach t,$(DIRECTED),'--test $(t) --seed 1') \
   $(foreach s,$(RANDOM_SEEDS),'--test random --seed $(s) --cycles $(COV_DSLINK_CYCLES)') \
   $(foreach s,$(FAULT_SEEDS),'--test faults --seed $(s) --cycles $(COV_DSLINK_CYCLES)')
-# (not err_stop_ignored: its sender ignores stop on purpose, so it reaches the occupancy and err
-# coverpoints tb/cov/unreachable.txt lists as unreachable for senders that honour stop)
+# (not err_stop_ignored, nor the plane's err_x and err_y: their senders ignore stop on purpose, so
+# they reach the occupancy and err coverpoints tb/cov/unreachable.txt lists as unreachable for
+# senders that honour stop)
 COV_RUNS_mp1_rm    = $(foreach t,$(filter-out err_stop_ignored,$(RM_DIRECTED)),'--test $(t)') $(foreach s,$(MP1_SEEDS),'--seed $(s) --cycles $(MP1_CYCLES)')
 COV_RUNS_mp1_plane = $(foreach s,$(MP1_SEEDS),'--seed $(s) --cycles $(MP1_CYCLES)')
 COV_RUNS_mp1_chip  = $(foreach t,$(CHIP_DIRECTED),'--test $(t)') $(foreach s,$(MP1_SEEDS),'--seed $(s) --cycles $(MP1_CYCLES)')
@@ -640,7 +644,8 @@ mutants-mp1-rm-awf2: $(MP1W_MUT_DIR)/Vmp1_rm
 	  $(foreach t,$(RM_DIRECTED_AWF2),'--test $(t)') $(MP1_MUT_RUNS)
 
 mutants-mp1-plane: $(MP1P_MUT_DIR)/Vmp1_plane
-	@scripts/mutants.sh $(MP1P_MUT_DIR)/Vmp1_plane $(BUILD)/mut/mp1_plane.txt mp1_plane $(MP1_MUT_RUNS)
+	@scripts/mutants.sh $(MP1P_MUT_DIR)/Vmp1_plane $(BUILD)/mut/mp1_plane.txt mp1_plane \
+	  $(foreach t,$(PLANE_DIRECTED),'--test $(t)') $(MP1_MUT_RUNS)
 
 mutants-mp1-chip: $(MP1C_MUT_DIR)/Vmp1_chip
 	@scripts/mutants.sh $(MP1C_MUT_DIR)/Vmp1_chip $(BUILD)/mut/mp1_chip.txt mp1_chip \
@@ -684,7 +689,7 @@ ymut_mods_mp1_plane := mp1_plane mp1_arb
 ymut_rtl_mp1_plane := $(MP1_PLANE_RTL)
 ymut_wp_mp1_plane  := parameter int AWF = 1
 ymut_tb_mp1_plane  := Vmp1_plane $(MP1_PLANE_TOP) tb/mp1_plane_lockstep.cpp
-ymut_runs_mp1_plane = $(MP1_MUT_RUNS)
+ymut_runs_mp1_plane = $(foreach t,$(PLANE_DIRECTED),'--test $(t)') $(MP1_MUT_RUNS)
 ymut_mod_mp1_chip := $(MP1_CHIP_TOP)
 ymut_mods_mp1_chip := mp1_chip mp1_rr_arb mp1_inj
 ymut_rtl_mp1_chip := $(MP1_CHIP_RTL)

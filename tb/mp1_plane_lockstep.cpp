@@ -1,6 +1,7 @@
 // MP1 plane lockstep testbench: one plane (two routing machines, two output arbiters) in RTL and in
 // the C model, identical inputs every cycle: random messages on both inputs, injection on both
-// outputs, random receiver stops, and reception/piggy-back arbiters shared with competitors.
+// outputs, random receiver stops, and reception/piggy-back arbiters shared with competitors; and
+// directed cases in which one input's sender ignores stop, so that the invariant's err rises.
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -25,6 +26,9 @@
 using lockstep::Sig;
 using mp1stim::Arb;
 using mp1stim::Source;
+using mp1stim::cf;
+using mp1stim::eqs;
+using mp1stim::seg_n;
 
 namespace {
 
@@ -71,6 +75,45 @@ struct Injector {
   }
 };
 
+// ---- Directed cases: §6's invariant at the plane (docs/mp1_draft4.md §6) ----------------------
+// The plane's err is rmx's or rmy's. No sender that honours stop can raise it, so the random runs
+// never see either half of the OR; a case per input shows each half on its own, compared every
+// cycle as an output. As in the routing machine's err_stop_ignored: both machines at 4, +
+// direction; a message passing straight (to 9), whose first segment of 32 flits fills the buffer
+// behind the straight output, held by its receiver's stop; the sender, seeing stop always low,
+// sends two more segments of 5 flits, and the machine writes its 128th chunk with 127 held.
+struct PlaneCase {
+  const char *name, *what;
+  int dim;  // the input whose sender ignores stop: 0 X (rmx), 1 Y (rmy)
+};
+
+std::vector<PlaneCase> plane_cases() {
+  return {{"err_x", "X's sender ignores stop: rmx's err at the 128th chunk held", 0},
+          {"err_y", "Y's sender ignores stop: rmy's err at the 128th chunk held", 1}};
+}
+
+constexpr uint64_t kHeld = 300;    // both outputs' receivers hold stop high until this cycle
+constexpr uint64_t kCaseCycles = 600;
+
+// The deaf input's chunk, the plane's err and that machine's stop register, cycle by cycle.
+struct ErrTrace {
+  std::vector<uint32_t> in, err, stop;
+
+  // The failures of a run whose sender ignored stop ("" if none).
+  std::string check() const {
+    uint64_t a = 0;
+    while (a < in.size() && !in[a]) a++;
+    std::vector<uint64_t> high;
+    for (uint64_t c = 0; c < err.size(); c++)
+      if (err[c]) high.push_back(c);
+    if (a + 97 >= in.size()) return "the message never came; ";
+    // 97 chunks after the first: the second segment starts against stop (the sender is deaf)
+    std::string e = eqs("stop when the second segment started", stop[a + 97], 1);
+    if (high.size() != 1) return e + eqs("cycles with err high", high.size(), 1);
+    return e + eqs("err's cycle after the first chunk", high[0] - a, 127);
+  }
+};
+
 using Options = lockstep::RandomOptions;
 
 #ifndef LOCKSTEP_TOP
@@ -79,8 +122,8 @@ using Options = lockstep::RandomOptions;
 
 class Tb {
  public:
-  Tb(const Options &o, VerilatedContext *ctx)
-      : o_(o), h_("mp1_plane", o.seed, "random"), ctx_(ctx) {
+  Tb(const Options &o, VerilatedContext *ctx, const PlaneCase *dc)
+      : o_(o), h_("mp1_plane", o.seed, dc ? dc->name : "random"), ctx_(ctx), dc_(dc) {
     sigs_ = LOCKSTEP_SIGS(MP1_PLANE_INPUTS, MP1_PLANE_OUTPUTS, MP1_PLANE_REGS, LOCKSTEP_CMP_REGS);
     rtl_ = std::make_unique<Vmp1_plane>(ctx, "plane");
     inst_.init("plane", &sigs_);
@@ -102,14 +145,19 @@ class Tb {
     for (auto &a : arb_) a.me_first = false;
     busy_ = 5 + rng_below(&g_, 60);
     stop_pct_ = rng_below(&g_, 30);
-    rst_.init(o.seed, 25000);  // resets mid-run, messages in flight (tb/lockstep.h MidReset)
+    if (!dc_) rst_.init(o.seed, 25000);  // mid-run resets, messages in flight (lockstep.h MidReset)
     for (int m = 0; m < 2; m++)
       for (const mp1stim::RmCounter &k : mp1stim::kRmCounters)  // walk index 8 m + k
         walk_.add(std::string(m ? "u_rmy." : "u_rmx.") + k.rtl, &((m ? m_.rmy : m_.rmx).r.*k.f));
+    if (dc_) setup_case();
   }
 
   void run() {
     if (o_.waves && h_.open_waves("waves")) std::exit(2);
+    if (dc_) {
+      run_directed();
+      return;
+    }
     lockstep::rtl_reset(rtl_.get());
     walk_.open(ctx_, rtl_.get(), LOCKSTEP_TOP);
     // Progress: new messages must keep entering in the last quarter of the run (a plane that
@@ -146,12 +194,65 @@ class Tb {
   }
 
  private:
-  void cycle(uint64_t c) {
-    if (rst_.start(rtl_.get())) mp1_plane_reset(&m_);
-    in_.xin_dat = xs_.next(m_.rmx.r.stop);
-    in_.yin_dat = ys_.next(m_.rmy.r.stop);
+  // The case's place and message; the other input, the injectors and the competitors stay idle.
+  void setup_case() {
+    in_.px = in_.py = 4, in_.nx = in_.ny = 0, in_.ex = in_.ey = 0;
+    stop_pct_ = 0, busy_ = 0;
+    xs_.scripted = ys_.scripted = true;
+    Source &s = dc_->dim ? ys_ : xs_;
+    s.segs.push_back(seg_n({cf(2, 9)}, 32, 1));
+    s.segs.push_back(seg_n({}, 5, 1));
+    s.segs.push_back(seg_n({}, 5, 2));
+  }
+
+  void run_directed() {
+    lockstep::rtl_reset(rtl_.get());
+    for (uint64_t c = 0; c < kCaseCycles; c++) cycle(c);
+    h_.close();
+    const std::string e = tr_.check();
+    if (!e.empty()) {
+      std::printf("mp1_plane: FAILED %s: %s\n", dc_->name, e.c_str());
+      std::exit(1);
+    }
+    std::printf("mp1_plane: %-14s as expected, %" PRIu64 " cycles matched (%s)\n", dc_->name,
+                kCaseCycles, dc_->what);
+  }
+
+  // The receivers' stops: random, or in a case high on both outputs until kHeld.
+  void drive_out_stops(uint64_t c) {
+    if (dc_) {
+      in_.xout_stop = in_.yout_stop = c < kHeld;
+      return;
+    }
     if (rng_chance(&g_, 1, 20)) in_.xout_stop = rng_chance(&g_, stop_pct_, 100);
     if (rng_chance(&g_, 1, 20)) in_.yout_stop = rng_chance(&g_, stop_pct_, 100);
+  }
+
+  // err (§6) is compared as an output above; here it fails a random run, and in a case, whose
+  // sender ignores stop, it is recorded to be required.
+  void check_err(uint64_t c, const mp1_plane_out_t &mo) {
+    if (dc_) {
+      const mp1_rm_state_t &rm = dc_->dim ? m_.rmy : m_.rmx;
+      tr_.in.push_back(dc_->dim ? in_.yin_dat : in_.xin_dat);
+      tr_.err.push_back(mo.err);
+      tr_.stop.push_back(rm.r.stop);
+      return;
+    }
+    if (mo.err) {
+      h_.flush();
+      std::printf("mp1_plane: FAILED seed %" PRIu64 " at cycle %" PRIu64
+                  ": buffer invariant (err)\n", o_.seed, c);
+      std::exit(1);
+    }
+  }
+
+  void cycle(uint64_t c) {
+    if (rst_.start(rtl_.get())) mp1_plane_reset(&m_);
+    // (a case's deaf sender sees a stop that is always low)
+    const bool deaf_x = dc_ && dc_->dim == 0, deaf_y = dc_ && dc_->dim == 1;
+    in_.xin_dat = xs_.next(deaf_x ? 0 : m_.rmx.r.stop);
+    in_.yin_dat = ys_.next(deaf_y ? 0 : m_.rmy.r.stop);
+    drive_out_stops(c);
     in_.inj_x_req = ix_.active, in_.inj_x_dat = ix_.dat;
     in_.inj_y_req = iy_.active, in_.inj_y_dat = iy_.dat;
     uint32_t *own[4] = {&in_.rmx_rc_own, &in_.rmx_pb_own, &in_.rmy_rc_own, &in_.rmy_pb_own};
@@ -171,16 +272,13 @@ class Tb {
       std::printf("mp1_plane: FAILED seed %" PRIu64 " at cycle %" PRIu64 "\n", o_.seed, c);
       std::exit(1);
     }
-    if (mo.err) {  // the buffer invariant (docs/mp1_draft4.md §6): compared above, and 0 here
-      h_.flush();
-      std::printf("mp1_plane: FAILED seed %" PRIu64 " at cycle %" PRIu64
-                  ": buffer invariant (err)\n", o_.seed, c);
-      std::exit(1);
-    }
+    check_err(c, mo);
     const uint32_t req[4] = {mo.rmx_rc_req, mo.rmx_pb_req, mo.rmy_rc_req, mo.rmy_pb_req};
     for (int k = 0; k < 4; k++) arb_[k].step(&g_, req[k], busy_);
-    ix_.step(mo.inj_x_own, in_.xout_stop);
-    iy_.step(mo.inj_y_own, in_.yout_stop);
+    if (!dc_) {  // a case injects nothing
+      ix_.step(mo.inj_x_own, in_.xout_stop);
+      iy_.step(mo.inj_y_own, in_.yout_stop);
+    }
     // An EOM on an output (docs/mp1_draft4.md §8): the arbiter hands the output to another
     // requester, or the owner keeps it for its next message when nobody else asks.
     const uint32_t own_b[2] = {m_.arbx_own, m_.arby_own};
@@ -232,15 +330,21 @@ class Tb {
   uint64_t handovers_ = 0, kept_ = 0;  // EOMs after which the output changed owner, or stayed
   lockstep::MidReset rst_;
   lockstep::CounterWalk walk_{"mp1_plane"};
+  const PlaneCase *dc_ = nullptr;
+  ErrTrace tr_;
 };
 
 }  // namespace
 
 int main(int argc, char **argv) {
-  Options o = lockstep::parse_random_options(argc, argv, "mp1_plane_lockstep");
+  // --test NAME runs a directed case, --list shows them; random traffic otherwise.
+  const std::vector<PlaneCase> cases = plane_cases();
+  std::vector<char *> rest;
+  const PlaneCase *dc = lockstep::pick_test(argc, argv, "mp1_plane_lockstep", cases, &rest);
+  Options o = lockstep::parse_random_options((int)rest.size(), rest.data(), "mp1_plane_lockstep");
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->commandArgs(argc, argv);
-  Tb tb(o, ctx.get());
+  Tb tb(o, ctx.get(), dc);
   tb.run();
   lockstep::cov_write(ctx.get());
   return 0;

@@ -35,6 +35,7 @@ using mp1stim::rm_empty;
 using mp1stim::eqs;
 using mp1stim::kAwf;
 using mp1stim::seg;
+using mp1stim::seg_n;
 
 namespace {
 
@@ -153,12 +154,6 @@ struct RmCase {
   bool ignore_stop = false;          // the sender ignores stop, so err may rise (and must)
   std::function<std::string(const Trace &)> tcheck{};  // checks of the chunk streams' timing
 };
-
-// A segment of n flits: the address words `head`, then data flits 0x40, ..., then the end code.
-Seg seg_n(std::initializer_list<uint32_t> head, uint32_t n, uint8_t end) {
-  const uint32_t hf = (uint32_t)seg(head, 0).size() / 3;
-  return seg(head, end, n > hf ? n - hf : 0);
-}
 
 // fill_edge: a copy's first chunk counts as not yet written while its pointer is at most 6 AWF
 // chunks ahead of wp (docs/mp1.md §8.8.1), i.e. 128 - 6 AWF unread chunks and more read as a lead

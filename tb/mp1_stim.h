@@ -238,6 +238,11 @@ inline Seg seg(std::initializer_list<uint32_t> flits, uint8_t end, uint32_t extr
   if (end) s.push_back(end);
   return s;
 }
+// A segment of n flits: the address words `head`, then data flits 0x40, ..., then the end code.
+inline Seg seg_n(std::initializer_list<uint32_t> head, uint32_t n, uint8_t end) {
+  const uint32_t hf = (uint32_t)seg(head, 0).size() / 3;
+  return seg(head, end, n > hf ? n - hf : 0);
+}
 inline uint32_t cf(uint32_t code, uint32_t addr) { return kWord | code << MP1_AWB | addr; }
 inline std::string eqs(const char *what, uint64_t got, uint64_t want) {
   return got == want ? "" : std::string(what) + " " + std::to_string(got) + ", expected " +
