@@ -404,7 +404,8 @@ test-mp1-awf2: check-ports-awf2
 	@$(MAKE) --no-print-directory test-mp1-mesh MP1_AWF=2 MP1M_VL_DIR=$(BUILD)/vl/mp1_mesh_awf2 \
 	  MP1_MESH_SEEDS="$(AWF2_MESH_SEEDS)" MP1_MESH_CYCLES=$(AWF2_CYCLES)
 
-CHIP_DIRECTED := inject_all selection stop_violation reception piggy_loop piggy_gateway fe_framing
+CHIP_DIRECTED := inject_all selection stop_violation reception piggy_loop piggy_gateway fe_framing \
+                 fork err_stop_ignored
 test-mp1-chip: $(MP1C_LOCKSTEP)
 	@set -e; for t in $(CHIP_DIRECTED); do $(MP1C_LOCKSTEP) --test $$t; done
 	@set -e; for s in $(MP1_SEEDS); do $(MP1C_LOCKSTEP) --seed $$s --cycles $(MP1_CYCLES); done
@@ -559,7 +560,7 @@ COV_RUNS_dslink    = $(foreach t,$(DIRECTED),'--test $(t) --seed 1') \
 # senders that honour stop)
 COV_RUNS_mp1_rm    = $(foreach t,$(filter-out err_stop_ignored,$(RM_DIRECTED)),'--test $(t)') $(foreach s,$(MP1_SEEDS),'--seed $(s) --cycles $(MP1_CYCLES)')
 COV_RUNS_mp1_plane = $(foreach s,$(MP1_SEEDS),'--seed $(s) --cycles $(MP1_CYCLES)')
-COV_RUNS_mp1_chip  = $(foreach t,$(CHIP_DIRECTED),'--test $(t)') $(foreach s,$(MP1_SEEDS),'--seed $(s) --cycles $(MP1_CYCLES)')
+COV_RUNS_mp1_chip  = $(foreach t,$(filter-out err_stop_ignored,$(CHIP_DIRECTED)),'--test $(t)') $(foreach s,$(MP1_SEEDS),'--seed $(s) --cycles $(MP1_CYCLES)')
 COV_RUNS_mp1_mesh  = $(foreach t,$(MESH_DIRECTED),'--test $(t)') $(foreach s,$(MP1_MESH_SEEDS),'--seed $(s) --cycles $(MP1_MESH_CYCLES)')
 COV_RUNS_c104      = $(foreach t,$(C104_DIRECTED),'--test $(t)') \
   $(foreach s,$(C104_SEEDS),'--test random --seed $(s) --cycles $(C104_CYCLES)') \

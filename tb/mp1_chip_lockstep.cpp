@@ -32,6 +32,7 @@ using mp1stim::cf;
 using mp1stim::eqs;
 using mp1stim::put_flit;
 using mp1stim::seg;
+using mp1stim::seg_n;
 
 namespace {
 
@@ -150,7 +151,49 @@ struct ChipCase {
   // expected non-idle chunks per output: j = 0..7 channels, 8 reception, 9 piggy-back out
   std::vector<std::pair<uint32_t, std::vector<uint8_t>>> out;
   std::function<std::string(const mp1_chip_regs_t &)> check;
+  // The channels' senders ignore stop, each starting kErrGap cycles after the one before, and
+  // every output's receiver holds stop until kErrHeld: err must rise, once per channel (§6).
+  bool deaf = false;
 };
+
+constexpr uint64_t kErrGap = 40;
+constexpr uint64_t kErrHeld = 600;
+
+// The chip's err is any plane's, a plane's either machine's (docs/mp1_draft4.md §6); no sender
+// that honours stop raises it, so every other run requires it low. Here each channel's sender in
+// turn sends, as the routing machine's err_stop_ignored does, a message passing straight (a code-2
+// address one ahead) whose first segment of 32 flits fills the buffer behind the stopped output,
+// then two segments of 5 flits against stop: its machine writes its 128th chunk with 127 held.
+// The eight pulses are apart, so each term of both ORs shows on its own on err, compared every
+// cycle.
+ChipCase err_case() {
+  ChipCase c{"err_stop_ignored", "each channel's sender ignores stop in turn: 8 machines' err", 1,
+             {}, false, {}, {}, {}, nullptr};
+  c.deaf = true;
+  for (uint32_t j = 0; j < 8; j++) {
+    const uint32_t p = j >> 1, neg = j & 1u ? p & 1u : p >> 1;  // the machine's direction
+    const uint32_t ahead = neg ? 0 : 2;                          // the node is (1,1)
+    c.chan.push_back({j, {seg_n({cf(2, ahead)}, 32, 1), seg_n({}, 5, 1), seg_n({}, 5, 2)}});
+  }
+  return c;
+}
+
+// A forked message (docs/mp1_draft4.md §10.3) into each plane: X shows every chunk, Y every chunk
+// from a2's word on; the controller asks for Y only once it owns X, so each plane's Y request is
+// its own term.
+ChipCase fork_case() {
+  ChipCase c{"fork", "a forked broadcast into each plane: X all of it, Y from a2's word on", 1, {},
+             false, {}, {}, {}, nullptr};
+  for (uint32_t p = 0; p < 4; p++) {
+    const uint32_t a1 = cf(4, p >> 1 ? 0 : 2), a2 = cf(5, p & 1u ? 0 : 2);
+    const Seg m = seg({a1, a2, 0x60 + p, 0x70 + p}, 2), y = seg({a2, 0x60 + p, 0x70 + p}, 2);
+    c.ifs.push_back({seg({mp1_sel_flit(0, p, 0) | 2u}, 1), m});
+    c.out.push_back({2 * p, nz({m})});
+    c.out.push_back({2 * p + 1, nz({y})});
+  }
+  c.check = [](const mp1_chip_regs_t &r) { return eqs("injected", r.cnt_inj_msgs, 4); };
+  return c;
+}
 
 // At node (1,1) of a 3x3 mesh every plane output exists.
 std::vector<ChipCase> chip_cases() {
@@ -235,6 +278,8 @@ std::vector<ChipCase> chip_cases() {
                }};
     v.push_back(c);
   }
+  v.push_back(fork_case());
+  v.push_back(err_case());
   return v;
 }
 
@@ -327,6 +372,7 @@ class Tb {
       in_.xmax = in_.ymax = 2, in_.px = in_.py = 1, in_.chip = 0, in_.pbloop = dc_->pbloop;
       stop_pct_ = 0;
       for (auto &s : src_) s.scripted = true, s.nest = false;
+      for (uint32_t k = 0; k < 8 && dc_->deaf; k++) src_[k].gap = kErrGap * k;
       for (const auto &ch : dc_->chan)
         for (const Seg &sg : ch.second) src_[ch.first].segs.push_back(sg);
       ifs_.scripted = pbs_.scripted = true;
@@ -396,12 +442,37 @@ class Tb {
         err += "output " + std::to_string(e.first) + " showed " + std::to_string(seen_[e.first].size()) +
                " non-idle chunks, not the " + std::to_string(e.second.size()) + " expected; ";
     if (dc_->check) err += dc_->check(m_.r);
+    if (dc_->deaf) err += check_err();
     if (!err.empty()) {
       std::printf("mp1_chip: FAILED %s: %s\n", dc_->name, err.c_str());
       std::exit(1);
     }
     std::printf("mp1_chip: %-14s as expected, %" PRIu64 " cycles matched (%s)\n", dc_->name, c,
                 dc_->what);
+  }
+
+  // A deaf case's err: one pulse per channel, 127 cycles after its first chunk, in the cycle its
+  // machine writes the 128th chunk held; each second segment started against stop.
+  std::string check_err() const {
+    std::string e = eqs("cycles with err high", err_at_.size(), 8);
+    for (size_t k = 0; k < 8; k++) {
+      const std::string ch = "channel " + std::to_string(k) + ": ";
+      e += eqs((ch + "stop when the second segment started").c_str(), stop_seg2_[k], 1);
+      if (k < err_at_.size())
+        e += eqs((ch + "err's cycle after its first chunk").c_str(), err_at_[k] - first_in_[k],
+                 127);
+    }
+    return e;
+  }
+
+  // What a deaf case checks: the channels' first chunks, their machines' stop when the second
+  // segment starts (97 chunks on), and the cycles with err high.
+  void trace_err(uint64_t c, uint32_t *const *din, const uint32_t *stop_in, uint32_t err) {
+    for (int k = 0; k < 8; k++) {
+      if (*din[k] && first_in_[k] == ~0ull) first_in_[k] = c;
+      if (first_in_[k] != ~0ull && c == first_in_[k] + 97) stop_seg2_[k] = stop_in[k];
+    }
+    if (err) err_at_.push_back(c);
   }
 
   void cycle(uint64_t c) {
@@ -413,10 +484,11 @@ class Tb {
                         &in_.p2_xin_dat, &in_.p2_yin_dat, &in_.p3_xin_dat, &in_.p3_yin_dat};
     uint32_t *sout[8] = {&in_.p0_xout_stop, &in_.p0_yout_stop, &in_.p1_xout_stop, &in_.p1_yout_stop,
                          &in_.p2_xout_stop, &in_.p2_yout_stop, &in_.p3_xout_stop, &in_.p3_yout_stop};
+    const bool deaf = dc_ && dc_->deaf;  // (a deaf sender sees a stop that is always low)
     for (int k = 0; k < 8; k++) {
-      *din[k] = src_[k].next(stop_in[k]);
+      *din[k] = src_[k].next(deaf ? 0 : stop_in[k]);
       if (rng_chance(&g_, 1, 20)) *sout[k] = rng_chance(&g_, stop_pct_, 100);
-      if (dc_) *sout[k] = 0;
+      if (dc_) *sout[k] = deaf && c < kErrHeld;
     }
     if (rng_chance(&g_, 1, 20)) in_.rcv_stop = rng_chance(&g_, stop_pct_, 100);
     if (rng_chance(&g_, 1, 20)) in_.pbo_stop = rng_chance(&g_, stop_pct_, 100);
@@ -442,7 +514,9 @@ class Tb {
       std::printf("mp1_chip: FAILED seed %" PRIu64 " at cycle %" PRIu64 "\n", o_.seed, c);
       std::exit(1);
     }
-    if (mo.err) {  // the buffer invariant (docs/mp1_draft4.md §6): compared above, and 0 here
+    if (deaf) {
+      trace_err(c, din, stop_in, mo.err);
+    } else if (mo.err) {  // the buffer invariant (draft 4 §6): compared above, and 0 here
       h_.flush();
       std::printf("mp1_chip: FAILED seed %" PRIu64 " at cycle %" PRIu64
                   ": buffer invariant (err)\n", o_.seed, c);
@@ -499,6 +573,9 @@ class Tb {
   const ChipCase *dc_ = nullptr;
   std::deque<std::vector<Seg>> mq_if_, mq_pb_;
   std::vector<uint8_t> seen_[10];
+  uint64_t first_in_[8] = {~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull};
+  uint32_t stop_seg2_[8] = {};
+  std::vector<uint64_t> err_at_;
   lockstep::CounterWalk walk_{"mp1_chip"};
 };
 
