@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -384,6 +385,23 @@ inline void cov_write(VerilatedContext *ctx) {
 #else
   (void)ctx;
 #endif
+}
+
+// The main of a bench with named cases: --test NAME runs a directed case, --list shows them;
+// random traffic otherwise. Tb(options, context, case) runs the chosen one in run(). (Ctx is a
+// parameter only so that the context's type is needed where a bench instantiates this, after
+// verilated.h.)
+template <class Tb, class Case, class Ctx = VerilatedContext>
+int run_bench(int argc, char **argv, const char *prog, const std::vector<Case> &cases) {
+  std::vector<char *> rest;
+  const Case *dc = pick_test(argc, argv, prog, cases, &rest);
+  const RandomOptions o = parse_random_options((int)rest.size(), rest.data(), prog);
+  auto ctx = std::make_unique<Ctx>();
+  ctx->commandArgs(argc, argv);
+  auto tb = std::make_unique<Tb>(o, ctx.get(), dc);
+  tb->run();
+  cov_write(ctx.get());
+  return 0;
 }
 
 }  // namespace lockstep

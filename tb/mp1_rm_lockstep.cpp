@@ -784,15 +784,5 @@ class Tb {
 }  // namespace
 
 int main(int argc, char **argv) {
-  // --test NAME runs a directed case, --list shows them; random traffic otherwise.
-  const std::vector<RmCase> cases = rm_cases();
-  std::vector<char *> rest;
-  const RmCase *dc = lockstep::pick_test(argc, argv, "mp1_rm_lockstep", cases, &rest);
-  Options o = lockstep::parse_random_options((int)rest.size(), rest.data(), "mp1_rm_lockstep");
-  auto ctx = std::make_unique<VerilatedContext>();
-  ctx->commandArgs(argc, argv);
-  Tb tb(o, ctx.get(), dc);
-  tb.run();
-  lockstep::cov_write(ctx.get());
-  return 0;
+  return lockstep::run_bench<Tb>(argc, argv, "mp1_rm_lockstep", rm_cases());
 }
