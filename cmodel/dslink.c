@@ -63,47 +63,29 @@ void dslink_outputs(const dslink_cfg_t *cfg, const dslink_state_t *st, dslink_ou
   out->link_state = q->fsm_state;
 }
 
-int dslink_eval(const dslink_cfg_t *cfg, const dslink_state_t *st, const dslink_in_t *in,
-                dslink_out_t *out, dslink_next_t *nx, dslink_ev_t *ev) {
-  const dslink_regs_t *q = &st->r;
-  dslink_regs_t *d = &nx->r;
-  int rc = 0;
-
-  dslink_outputs(cfg, st, out);
-  *d = *q;
-  nx->txf_we = nx->rxf_we = 0;
-  nx->txf_waddr = nx->rxf_waddr = 0;
-  nx->txf_wdata = nx->rxf_wdata = 0;
-
-  dslink_rxev_t rx;
-  dslink_rx_eval(cfg, q, in, d, &rx);
-
-  const dslink_sel_e sel = dslink_tx_select(cfg, st);
-  const int abort = sel == DSLINK_SEL_ABORT;
-  dslink_fsmev_t fe;
-  const int link_rst = dslink_fsm_eval(cfg, q, in, &rx, abort, d, &fe);
-  if (q->fsm_state == DSLINK_ST_ERROR_RESET || link_rst)
-    dslink_rx_clear(d);
-
-  dslink_tx_eval(cfg, st, sel, link_rst, d);
-  const int fct_sent = sel == DSLINK_SEL_FCT && !link_rst;
-  const int normal_sent = sel == DSLINK_SEL_NORMAL && !link_rst;
-  const uint32_t txf_head = st->txf_mem[q->txf_rptr];
-  const uint32_t txf_head_kind = (txf_head >> 8) & 3u;
-
-  /* Credit (§4). */
-  const int conn_or_run = q->fsm_state == DSLINK_ST_CONNECTING || q->fsm_state == DSLINK_ST_RUN;
-  const int nchar_acc = rx.nchar_ev && q->fsm_state == DSLINK_ST_RUN && q->rx_credit != 0 &&
-                        !link_rst;
+/* Credit (§4): FCTs received while connecting or running grant 8 tokens, normal characters sent
+   spend one; FCTs sent grant the peer 8, accepted characters use one up. A link reset clears both. */
+static void eval_credit(const dslink_regs_t *q, dslink_regs_t *d, const dslink_rxev_t *rx,
+                        int conn_or_run, int link_rst, int fct_sent, int normal_sent,
+                        int nchar_acc) {
   if (link_rst) {
     d->tx_credit = 0;
     d->rx_credit = 0;
   } else {
-    d->tx_credit = q->tx_credit + (rx.fct_ev && conn_or_run ? 8u : 0u) - (normal_sent ? 1u : 0u);
+    d->tx_credit = q->tx_credit + (rx->fct_ev && conn_or_run ? 8u : 0u) - (normal_sent ? 1u : 0u);
     d->rx_credit = q->rx_credit + (fct_sent ? 8u : 0u) - (nchar_acc ? 1u : 0u);
   }
+}
 
-  /* Transmit side of the packet interface: open packet, spill (§5.3, §5.4). */
+/* Transmit side of the packet interface: open packet, spill (§5.3, §5.4), the FIFO's push and
+   pop. */
+static void eval_tx_side(const dslink_cfg_t *cfg, const dslink_state_t *st, const dslink_in_t *in,
+                         const dslink_out_t *out, dslink_next_t *nx, int abort, int link_rst,
+                         int normal_sent) {
+  const dslink_regs_t *q = &st->r;
+  dslink_regs_t *d = &nx->r;
+  const uint32_t txf_head = st->txf_mem[q->txf_rptr];
+  const uint32_t txf_head_kind = (txf_head >> 8) & 3u;
   const int spill_pop = q->tx_spill && q->txf_cnt != 0;
   if (normal_sent)
     d->tx_open = txf_head_kind == DSLINK_KIND_DATA;
@@ -125,14 +107,22 @@ int dslink_eval(const dslink_cfg_t *cfg, const dslink_state_t *st, const dslink_
   }
   dslink_fifo_step(cfg->tx_depth, q->txf_wptr, q->txf_rptr, q->txf_cnt, txf_push, txf_pop,
                    &d->txf_wptr, &d->txf_rptr, &d->txf_cnt);
+}
 
-  /* Receive side: accepted tokens, or the ERR marker that closes a cut packet (§6.3). */
+/* Receive side: accepted tokens, or the ERR marker that closes a cut packet (§6.3), into the
+   FIFO. -1 if the FIFO would overflow (a model bug: credit should prevent it). */
+static int eval_rx_side(const dslink_cfg_t *cfg, const dslink_state_t *st, const dslink_in_t *in,
+                        const dslink_out_t *out, dslink_next_t *nx, const dslink_rxev_t *rx,
+                        int link_rst, int nchar_acc) {
+  const dslink_regs_t *q = &st->r;
+  dslink_regs_t *d = &nx->r;
+  int rc = 0;
   int rxf_push = 0;
   uint32_t rxf_data = 0;
   if (nchar_acc) {
     rxf_push = 1;
-    rxf_data = ((uint32_t)rx.nchar_kind << 8) | rx.nchar_byte;
-    d->rx_open = rx.nchar_kind == DSLINK_KIND_DATA;
+    rxf_data = ((uint32_t)rx->nchar_kind << 8) | rx->nchar_byte;
+    d->rx_open = rx->nchar_kind == DSLINK_KIND_DATA;
   } else if (link_rst && q->rx_open) {
     rxf_push = 1;
     rxf_data = (uint32_t)DSLINK_KIND_ERR << 8;
@@ -153,6 +143,39 @@ int dslink_eval(const dslink_cfg_t *cfg, const dslink_state_t *st, const dslink_
   }
   dslink_fifo_step(cfg->rx_depth + 1, q->rxf_wptr, q->rxf_rptr, q->rxf_cnt, nx->rxf_we, rxf_pop,
                    &d->rxf_wptr, &d->rxf_rptr, &d->rxf_cnt);
+  return rc;
+}
+
+int dslink_eval(const dslink_cfg_t *cfg, const dslink_state_t *st, const dslink_in_t *in,
+                dslink_out_t *out, dslink_next_t *nx, dslink_ev_t *ev) {
+  const dslink_regs_t *q = &st->r;
+  dslink_regs_t *d = &nx->r;
+
+  dslink_outputs(cfg, st, out);
+  *d = *q;
+  nx->txf_we = nx->rxf_we = 0;
+  nx->txf_waddr = nx->rxf_waddr = 0;
+  nx->txf_wdata = nx->rxf_wdata = 0;
+
+  dslink_rxev_t rx;
+  dslink_rx_eval(cfg, q, in, d, &rx);
+
+  const dslink_sel_e sel = dslink_tx_select(cfg, st);
+  const int abort = sel == DSLINK_SEL_ABORT;
+  dslink_fsmev_t fe;
+  const int link_rst = dslink_fsm_eval(cfg, q, in, &rx, abort, d, &fe);
+  if (q->fsm_state == DSLINK_ST_ERROR_RESET || link_rst)
+    dslink_rx_clear(d);
+
+  dslink_tx_eval(cfg, st, sel, link_rst, d);
+  const int fct_sent = sel == DSLINK_SEL_FCT && !link_rst;
+  const int normal_sent = sel == DSLINK_SEL_NORMAL && !link_rst;
+  const int conn_or_run = q->fsm_state == DSLINK_ST_CONNECTING || q->fsm_state == DSLINK_ST_RUN;
+  const int nchar_acc = rx.nchar_ev && q->fsm_state == DSLINK_ST_RUN && q->rx_credit != 0 &&
+                        !link_rst;
+  eval_credit(q, d, &rx, conn_or_run, link_rst, fct_sent, normal_sent, nchar_acc);
+  eval_tx_side(cfg, st, in, out, nx, abort, link_rst, normal_sent);
+  const int rc = eval_rx_side(cfg, st, in, out, nx, &rx, link_rst, nchar_acc);
 
   if (ev) {
     ev->fct_sent = (uint8_t)fct_sent;
