@@ -27,8 +27,6 @@ static void on_pkt(void *ctx, const c104_net_pkt_t *p) {
     l->p[l->n++] = *p;
 }
 
-/* A pair (s = 0) or line of s switches, K VLs between the two endpoints, H forced to hbytes (0:
-   automatic, 1 here), idle for 400 cycles. */
 /* Conservation and zero error counters of a hand-driven run. */
 static void check_run_counts(const c104_net_result_t *r, const char *what) {
   CHECKF(r->accepted == r->delivered + r->in_flight && r->generated == r->accepted,
@@ -40,23 +38,16 @@ static void check_run_counts(const c104_net_result_t *r, const char *what) {
          "%s: errors counted", what);
 }
 
+/* A pair (s = 0) or line of s switches, K VLs between the two endpoints, H forced to hbytes (0:
+   automatic, 1 here), idle for C104_NET_LINE_IDLE (400) cycles. */
 static c104_net_t *line_net_k(uint32_t s, uint32_t vls, uint32_t hbytes, plog_t *log) {
-  c104_net_cfg_t c;
-  c104_net_cfg_default(&c);
-  c.topo = s ? C104_NET_LINE : C104_NET_PAIR;
-  c.switches = s;
-  c.pattern = C104_NET_PATTERN_NONE;
-  c.qlimit = 1000;
-  c.vls = vls;
-  c.hbytes = hbytes;
+  const c104_net_line_t l = {.switches = s, .vls = vls, .hbytes = hbytes, .qlimit = 1000};
   c104_net_t *w;
   char err[256];
-  CHECKF(c104_net_new(&c, 1, &w, err, sizeof err) == 0, "%s", err);
+  CHECKF(c104_net_new_line(&l, on_pkt, log, &w, err, sizeof err) == 0, "%s", err);
   assert_int_equal(c104_net_hbytes(w), hbytes ? hbytes : 1);
   assert_int_equal(c104_net_vls(w), vls ? vls : 1);
-  c104_net_on_packet(w, on_pkt, log);
-  while (c104_net_cycle(w) < 400)
-    assert_int_equal(c104_net_step(w), 0);
+  assert_int_equal(c104_net_cycle(w), C104_NET_LINE_IDLE);
   return w;
 }
 

@@ -990,15 +990,9 @@ static void test_link_en_off_stays_ready(void **state) {
 /* ---------------------------------------------------------------------------------------------- */
 /* Encoding, parity, D/S rule (§5.1, §5.2, §2).                                                    */
 
-static void test_encoding_and_parity(void **state) {
-  (void)state;
-  dslink_cfg_t c;
-  cfg_defaults(&c);
-  pair_init(&c, &c);
-  dec_init(&g_deca);
-  g_a.txdec = &g_deca;
-
-  static uint16_t sent[4000];
+/* The tokens A sends: fixed bytes with both bit orders' witnesses, EOP, EOM, then 400 random
+   tokens and a closing EOP. Returns their count. */
+static size_t encoding_stream(uint16_t *sent) {
   size_t ns = 0;
   static const uint8_t fixed[] = {0x01, 0x80, 0x35, 0xCA, 0x00, 0xFF};
   for (size_t i = 0; i < sizeof fixed; i++)
@@ -1017,60 +1011,56 @@ static void test_encoding_and_parity(void **state) {
       sent[ns++] = TOK(DSLINK_KIND_DATA, rng_below(&rng, 256));
   }
   sent[ns++] = TOK(DSLINK_KIND_EOP, 0);
-  for (size_t i = 0; i < ns; i++)
-    end_push(&g_a, TOK_KIND(sent[i]), TOK_DATA(sent[i]));
+  return ns;
+}
 
-  pair_until_run(&g_a, &g_b, 1000);
-  long guard = 0;
-  while (g_b.rx_n < ns) {
-    CHECKF(guard++ < 20000, "B got only %zu of %zu tokens", g_b.rx_n, ns);
-    pair_cycle(&g_a, &g_b);
-  }
-  pair_run(&g_a, &g_b, 100);
-  check_log(&g_b, sent, ns);
-  check_no_errors(&g_a);
-  check_no_errors(&g_b);
-
-  /* Raw bits: the first unit after reset is a NULL with P1 = 0: 0 1 1 1 0 1 0 0 (§5.1). */
+/* Raw bits: the first unit after reset is a NULL with P1 = 0: 0 1 1 1 0 1 0 0 (§5.1); odd parity
+   over the whole stream: P ^ F ^ prev_payload_xor == 1 for every token. */
+static void check_first_null_and_parity(const dec_t *dec, size_t ns) {
   static const uint8_t null0[8] = {0, 1, 1, 1, 0, 1, 0, 0};
-  CHECKF(g_deca.nbits > 1000, "only %zu bits captured", g_deca.nbits);
+  CHECKF(dec->nbits > 1000, "only %zu bits captured", dec->nbits);
   for (int i = 0; i < 8; i++)
-    CHECKF(g_deca.bits[i] == null0[i], "bit %d of the first NULL is %u, expected %u", i,
-           g_deca.bits[i], null0[i]);
-  /* Odd parity over the whole stream: P ^ F ^ prev_payload_xor == 1 for every token. */
-  CHECKF(g_deca.par_bad == 0, "%zu tokens with bad parity", g_deca.par_bad);
-  for (size_t i = 0; i < g_deca.ntok; i++)
-    CHECKF(g_deca.tok[i].par_ok, "token %zu (cycle %ld) violates odd parity", i, g_deca.tok[i].cyc);
-  CHECKF(g_deca.ntok > ns, "only %zu tokens", g_deca.ntok);
+    CHECKF(dec->bits[i] == null0[i], "bit %d of the first NULL is %u, expected %u", i,
+           dec->bits[i], null0[i]);
+  CHECKF(dec->par_bad == 0, "%zu tokens with bad parity", dec->par_bad);
+  for (size_t i = 0; i < dec->ntok; i++)
+    CHECKF(dec->tok[i].par_ok, "token %zu (cycle %ld) violates odd parity", i, dec->tok[i].cyc);
+  CHECKF(dec->ntok > ns, "only %zu tokens", dec->ntok);
+}
 
-  /* Token bit patterns: control codes c[1] then c[0]; DATA LSB first (raw holds wire order). */
-  static unit_t u[DEC_MAXTOK];
-  size_t nu = dec_units(&g_deca, u, DEC_MAXTOK);
+/* A control token's wire bits (c[1] then c[0]); sets the seen flag of its kind. */
+static void check_control_bits(const tok_t *t, unsigned pay, int *seen_eop, int *seen_eom,
+                               int *seen_fct, int *seen_null) {
+  CHECKF(t->nbits == 4, "control token with %u bits", t->nbits);
+  unsigned exp = ((unsigned)(t->val >> 1) & 1u) | (((unsigned)t->val & 1u) << 1);
+  CHECKF(pay == exp, "control token %u: payload wire bits %u%u", t->val, pay & 1u,
+         (pay >> 1) & 1u);
+  if (t->val == DSLINK_CTL_EOP) {
+    CHECKF(pay == 2u, "EOP must be sent as 0 then 1 (wire order bits %u)", pay);
+    *seen_eop = 1;
+  }
+  if (t->val == DSLINK_CTL_EOM) {
+    CHECKF(pay == 1u, "EOM must be sent as 1 then 0");
+    *seen_eom = 1;
+  }
+  if (t->val == DSLINK_CTL_FCT) {
+    CHECKF(pay == 0u, "FCT must be sent as 0 0");
+    *seen_fct = 1;
+  }
+  if (t->val == DSLINK_CTL_ESC) {
+    CHECKF(pay == 3u, "ESC must be 1 1");
+    *seen_null = 1;
+  }
+}
+
+/* Token bit patterns: control codes c[1] then c[0]; DATA LSB first (raw holds wire order). */
+static void check_token_bits(const dec_t *dec) {
   int seen_eop = 0, seen_eom = 0, seen_fct = 0, seen_null = 0, seen01 = 0, seen80 = 0;
-  for (size_t i = 0; i < g_deca.ntok; i++) {
-    const tok_t *t = &g_deca.tok[i];
+  for (size_t i = 0; i < dec->ntok; i++) {
+    const tok_t *t = &dec->tok[i];
     unsigned pay = (unsigned)t->raw >> 2;
     if (t->ctl) {
-      CHECKF(t->nbits == 4, "control token with %u bits", t->nbits);
-      unsigned exp = ((unsigned)(t->val >> 1) & 1u) | (((unsigned)t->val & 1u) << 1);
-      CHECKF(pay == exp, "control token %u: payload wire bits %u%u", t->val, pay & 1u,
-             (pay >> 1) & 1u);
-      if (t->val == DSLINK_CTL_EOP) {
-        CHECKF(pay == 2u, "EOP must be sent as 0 then 1 (wire order bits %u)", pay);
-        seen_eop = 1;
-      }
-      if (t->val == DSLINK_CTL_EOM) {
-        CHECKF(pay == 1u, "EOM must be sent as 1 then 0");
-        seen_eom = 1;
-      }
-      if (t->val == DSLINK_CTL_FCT) {
-        CHECKF(pay == 0u, "FCT must be sent as 0 0");
-        seen_fct = 1;
-      }
-      if (t->val == DSLINK_CTL_ESC) {
-        CHECKF(pay == 3u, "ESC must be 1 1");
-        seen_null = 1;
-      }
+      check_control_bits(t, pay, &seen_eop, &seen_eom, &seen_fct, &seen_null);
     } else {
       CHECKF(t->nbits == 10, "DATA token with %u bits", t->nbits);
       if (t->val == 0x01) {
@@ -1084,9 +1074,12 @@ static void test_encoding_and_parity(void **state) {
     }
   }
   CHECKF(seen_eop && seen_eom && seen_fct && seen_null && seen01 && seen80, "missing token types");
+}
 
-  /* Unit sequence of A: NULL (Started), NULL (still Started when the second load happens), then
-   * FCTs while fct_owed (RxDepth/8 = 4), then the normal tokens in order, NULLs only in gaps. */
+/* Unit sequence of A: NULL (Started), NULL (still Started when the second load happens), then
+ * FCTs while fct_owed (RxDepth/8 = 4), then the normal tokens in order, NULLs only in gaps. */
+static void check_unit_sequence(const unit_t *u, size_t nu, const uint16_t *sent, size_t ns,
+                                uint32_t rx_depth) {
   CHECKF(nu > 10, "only %zu units", nu);
   CHECKF(u[0].kind == U_NULL && u[1].kind == U_NULL, "first units %d %d, expected NULL NULL",
          u[0].kind, u[1].kind);
@@ -1108,8 +1101,39 @@ static void test_encoding_and_parity(void **state) {
     k++;
   }
   CHECKF(k == ns, "%zu normal tokens on the wire, %zu sent", k, ns);
-  CHECKF(nfct == c.rx_depth / 8, "A sent %zu FCTs (B sends nothing: only the initial %u)", nfct,
-         c.rx_depth / 8);
+  CHECKF(nfct == rx_depth / 8, "A sent %zu FCTs (B sends nothing: only the initial %u)", nfct,
+         rx_depth / 8);
+}
+
+static void test_encoding_and_parity(void **state) {
+  (void)state;
+  dslink_cfg_t c;
+  cfg_defaults(&c);
+  pair_init(&c, &c);
+  dec_init(&g_deca);
+  g_a.txdec = &g_deca;
+
+  static uint16_t sent[4000];
+  const size_t ns = encoding_stream(sent);
+  for (size_t i = 0; i < ns; i++)
+    end_push(&g_a, TOK_KIND(sent[i]), TOK_DATA(sent[i]));
+
+  pair_until_run(&g_a, &g_b, 1000);
+  long guard = 0;
+  while (g_b.rx_n < ns) {
+    CHECKF(guard++ < 20000, "B got only %zu of %zu tokens", g_b.rx_n, ns);
+    pair_cycle(&g_a, &g_b);
+  }
+  pair_run(&g_a, &g_b, 100);
+  check_log(&g_b, sent, ns);
+  check_no_errors(&g_a);
+  check_no_errors(&g_b);
+
+  check_first_null_and_parity(&g_deca, ns);
+  static unit_t u[DEC_MAXTOK];
+  size_t nu = dec_units(&g_deca, u, DEC_MAXTOK);
+  check_token_bits(&g_deca);
+  check_unit_sequence(u, nu, sent, ns, c.rx_depth);
 }
 
 /* Exactly one of d, s changes at each bit boundary, every BitPeriod cycles while on (§2, §5.2). */

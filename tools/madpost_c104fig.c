@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { IDLE_START = 400, CYCLE_CAP = 4000000 };
+enum { CYCLE_CAP = 4000000 };
 
 static void on_pkt(void *ctx, const c104_net_pkt_t *p) {
   madpost_plog_t *l = ctx;
@@ -31,23 +31,12 @@ static void die_model(const char *what) {
 }
 
 c104_net_t *madpost_fig_net(uint32_t s, uint32_t vls, uint32_t hbytes, madpost_plog_t *log) {
-  c104_net_cfg_t c;
-  c104_net_cfg_default(&c);
-  c.topo = s ? C104_NET_LINE : C104_NET_PAIR;
-  c.switches = s;
-  c.pattern = C104_NET_PATTERN_NONE;
-  c.qlimit = 100000;
-  c.vls = vls;
-  c.hbytes = hbytes;
+  const c104_net_line_t l = {.switches = s, .vls = vls, .hbytes = hbytes, .qlimit = 100000};
   c104_net_t *w;
   char err[400];
-  if (c104_net_new(&c, 1, &w, err, sizeof err))
-    die_model(err);
   log->n = log->ndata = log->nack = 0;
-  c104_net_on_packet(w, on_pkt, log);
-  while (c104_net_cycle(w) < IDLE_START)
-    if (c104_net_step(w))
-      die_model("model error while idle");
+  if (c104_net_new_line(&l, on_pkt, log, &w, err, sizeof err))
+    die_model(err);
   return w;
 }
 

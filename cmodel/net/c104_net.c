@@ -1,6 +1,7 @@
 /* C104 networks (docs/c104.md §17): a network's construction for one seed (its sizes, every
- * block's state allocated, wired and reset, the workload seeded) and its teardown. The other
- * jobs are in c104_net_wire.c, _step.c, _work.c, _track.c, _result.c, _query.c and _cfg.c. */
+ * block's state allocated, wired and reset, the workload seeded), the hand-driven pair or line of
+ * the tests and figures, and its teardown. The other jobs are in c104_net_wire.c, _step.c,
+ * _work.c, _track.c, _result.c, _query.c and _cfg.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +137,28 @@ int c104_net_new(const c104_net_cfg_t *c, uint64_t seed, c104_net_t **out, char 
   }
   start_traffic(w);
   *out = w;
+  return 0;
+}
+
+int c104_net_new_line(const c104_net_line_t *l, c104_net_pkt_fn fn, void *ctx, c104_net_t **out,
+                      char *err, size_t n) {
+  c104_net_cfg_t c;
+  c104_net_cfg_default(&c);
+  c.topo = l->switches ? C104_NET_LINE : C104_NET_PAIR;
+  c.switches = l->switches;
+  c.pattern = C104_NET_PATTERN_NONE;
+  c.qlimit = l->qlimit;
+  c.vls = l->vls;
+  c.hbytes = l->hbytes;
+  if (c104_net_new(&c, 1, out, err, n))
+    return -1;
+  c104_net_on_packet(*out, fn, ctx);
+  while (c104_net_cycle(*out) < C104_NET_LINE_IDLE)
+    if (c104_net_step(*out)) {
+      c104_net_free(*out);
+      *out = NULL;
+      return net_fail(err, n, "model error while idle");
+    }
   return 0;
 }
 

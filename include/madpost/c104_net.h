@@ -136,6 +136,20 @@ void c104_net_on_packet(c104_net_t *net, c104_net_pkt_fn fn, void *ctx);
 /* The figures so far (window figures from cycle warmup to warmup + measure). */
 void c104_net_result(const c104_net_t *net, c104_net_result_t *r);
 
+/* A pair or line of switches between two endpoints, driven by hand (c104_net_send; no generated
+ * traffic), for tests and the figures of docs/c104.md §18.2, §18.3. */
+typedef struct {
+  uint32_t switches; /* 0: a pair, the endpoints wired to each other */
+  uint32_t vls;      /* VLs between the two endpoints */
+  uint32_t hbytes;   /* header bytes forced (0: automatic) */
+  uint32_t qlimit;   /* messages queued per node */
+} c104_net_line_t;
+/* Builds it (seed 1), reports its packets to fn(ctx) and steps it idle to cycle
+ * C104_NET_LINE_IDLE, past the links' start-up FCT exchange. -1 with a message. */
+enum { C104_NET_LINE_IDLE = 400 };
+int c104_net_new_line(const c104_net_line_t *l, c104_net_pkt_fn fn, void *ctx, c104_net_t **net,
+                      char *err, size_t errlen);
+
 /* Runs warmup + measure cycles of one seed and fills r. */
 typedef void (*c104_net_progress_fn)(void *ctx, double frac);
 int c104_net_run(const c104_net_cfg_t *c, uint64_t seed, c104_net_result_t *r,
