@@ -1547,15 +1547,8 @@ enum { INJ_PAR, INJ_ESC, INJ_DISC, INJ_PROTO_FCT, INJ_PROTO_DATA, INJ_CRED_NCHAR
 static const char *const inj_names[] = {"parity", "escape", "disconnect", "FCT (protocol)",
                                         "data (protocol)", "credit (nchar)", "credit (FCT)"};
 
-static void err_scenario(uint32_t target, int inj) {
-  dslink_cfg_t c;
-  cfg_defaults(&c);
-  end_t *e = &g_e;
-  gen_t *g = &g_gen;
-  end_init(e, "E", &c);
-  gen_init(g, 1);
-
-  /* 1. Bring the end to the target state, synchronised on the generator's NULLs. */
+/* 1. Brings the end to the target state, synchronised on the generator's NULLs. */
+static void err_reach(end_t *e, gen_t *g, uint32_t target) {
   switch (target) {
   case ST_EW:
     for (long n = 0; !(e->st.r.fsm_state == ST_EW && e->st.r.rx_sync && e->st.r.fsm_tmr >= 20);
@@ -1579,61 +1572,65 @@ static void err_scenario(uint32_t target, int inj) {
     single_run(e, g, 50);
     break;
   }
-  assert_int_equal(e->st.r.fsm_state, target == ST_STA ? ST_RDY : target);
-  assert_int_equal(e->st.r.rx_sync, 1);
-  uint32_t before[C_N];
-  cnt_snap(&e->st.r, before);
-  int expect_cnt = -1;
-  uint32_t cut = 0;
+}
 
-  /* 2. Inject. `mark` is the bit presented one cycle before the error is detected (for Started,
-   *    link_en rises in that cycle so that the detection falls in the first Started cycle). */
+/* 2. Injects the error into the generator's stream. Returns `mark`, the bit presented one cycle
+ *    before the error is detected (for Started, link_en rises in that cycle so that the detection
+ *    falls in the first Started cycle); sets the counter expected to count and whether a packet
+ *    is cut. */
+static unsigned long err_inject(end_t *e, gen_t *g, const dslink_cfg_t *c, int inj,
+                                int *expect_cnt, uint32_t *cut) {
   unsigned long mark = 0;
   switch (inj) {
   case INJ_PAR: /* a NULL whose ESC has the wrong parity bit: detected at its F bit */
-    expect_cnt = C_PAR;
+    *expect_cnt = C_PAR;
     mark = g->enq;
     gen_token(g, 1, DSLINK_CTL_ESC, 1);
     gen_ctl(g, DSLINK_CTL_FCT);
     break;
   case INJ_ESC: /* ESC followed by EOP: detected when the EOP is confirmed */
-    expect_cnt = C_ESC;
+    *expect_cnt = C_ESC;
     gen_ctl(g, DSLINK_CTL_ESC);
     gen_ctl(g, DSLINK_CTL_EOP);
     mark = g->enq;
     gen_null(g);
     break;
   case INJ_DISC:
-    expect_cnt = C_DISC;
+    *expect_cnt = C_DISC;
     g->hold = 1;
     break;
   case INJ_PROTO_FCT:
-    expect_cnt = C_PROTO;
+    *expect_cnt = C_PROTO;
     gen_ctl(g, DSLINK_CTL_FCT);
     mark = g->enq;
     gen_null(g);
     break;
   case INJ_PROTO_DATA:
-    expect_cnt = C_PROTO;
+    *expect_cnt = C_PROTO;
     gen_data(g, 0x5A);
     mark = g->enq;
     gen_null(g);
     break;
   case INJ_CRED_NCHAR: /* one more normal token than the RxDepth granted, receiver not draining */
-    expect_cnt = C_CRED;
+    *expect_cnt = C_CRED;
     e->in.rx_ready = 0;
-    for (unsigned i = 0; i <= c.rx_depth; i++)
+    for (unsigned i = 0; i <= c->rx_depth; i++)
       gen_data(g, i + 1);
-    cut = 1; /* the cut packet (32 DATA, no end) is closed with ERR */
+    *cut = 1; /* the cut packet (32 DATA, no end) is closed with ERR */
     break;
   case INJ_CRED_FCT: /* TxCreditMax already granted: one more FCT */
-    expect_cnt = C_CRED;
+    *expect_cnt = C_CRED;
     gen_ctl(g, DSLINK_CTL_FCT);
     gen_null(g);
     break;
   }
 
-  /* 3. Run until ErrorReset. */
+  return mark;
+}
+
+/* 3. Runs until ErrorReset, the state held until then. */
+static void err_run_to_reset(end_t *e, gen_t *g, const dslink_cfg_t *c, uint32_t target, int inj,
+                             unsigned long mark) {
   long n = 0;
   while (e->st.r.fsm_state != ST_ER) {
     CHECKF(n < 3000, "%s error in state %u: no ErrorReset after %ld cycles (state %u)",
@@ -1650,7 +1647,7 @@ static void err_scenario(uint32_t target, int inj) {
     e->in.s = s;
     if (target == ST_STA) {
       if (inj == INJ_DISC) {
-        if (g->cyc - 1 - g->last_bit_cyc == (long)c.disconnect_cycles - 1)
+        if (g->cyc - 1 - g->last_bit_cyc == (long)c->disconnect_cycles - 1)
           e->in.link_en = 1;
       } else if (b && g->out - 1 == mark) {
         e->in.link_en = 1;
@@ -1660,6 +1657,46 @@ static void err_scenario(uint32_t target, int inj) {
     end_clock(e);
     n++;
   }
+}
+
+/* 5. What was delivered: ev.nchar_rcvd counts accepted tokens only (include/madpost/dslink.h). */
+static void err_check_delivered(end_t *e, gen_t *g, const dslink_cfg_t *c, int inj) {
+  CHECKF(e->n_nchar_rcvd == (inj == INJ_CRED_NCHAR ? c->rx_depth : 0),
+         "ev.nchar_rcvd counted %lu tokens", e->n_nchar_rcvd);
+  if (inj == INJ_CRED_NCHAR) {
+    /* What was received before the error is still delivered, then the ERR marker (§6.3, §7). */
+    assert_int_equal(e->st.r.rxf_cnt, c->rx_depth + 1);
+    e->in.rx_ready = 1;
+    single_run(e, g, 100);
+    CHECKF(e->rx_n == c->rx_depth + 1, "delivered %zu tokens", e->rx_n);
+    for (unsigned i = 0; i < c->rx_depth; i++)
+      CHECKF(e->rxlog[i] == TOK(DSLINK_KIND_DATA, i + 1), "token %u wrong", i);
+    CHECKF(e->rxlog[c->rx_depth] == TOK(DSLINK_KIND_ERR, 0), "last token not ERR");
+  } else {
+    CHECKF(e->rx_n == 0 && e->st.r.rxf_cnt == 0, "%s: %zu tokens delivered", inj_names[inj],
+           e->rx_n);
+  }
+}
+
+static void err_scenario(uint32_t target, int inj) {
+  dslink_cfg_t c;
+  cfg_defaults(&c);
+  end_t *e = &g_e;
+  gen_t *g = &g_gen;
+  end_init(e, "E", &c);
+  gen_init(g, 1);
+
+  err_reach(e, g, target);
+  assert_int_equal(e->st.r.fsm_state, target == ST_STA ? ST_RDY : target);
+  assert_int_equal(e->st.r.rx_sync, 1);
+  uint32_t before[C_N];
+  cnt_snap(&e->st.r, before);
+  int expect_cnt = -1;
+  uint32_t cut = 0;
+  const unsigned long mark = err_inject(e, g, &c, inj, &expect_cnt, &cut);
+  err_run_to_reset(e, g, &c, target, inj, mark);
+
+  /* 4. Entered from the target state, the right counter counted, held while in ErrorReset. */
   CHECKF(e->state_before_er == target, "%s error: ErrorReset entered from state %u, expected %u",
          inj_names[inj], e->state_before_er, target);
   if (inj == INJ_DISC) {
@@ -1670,27 +1707,10 @@ static void err_scenario(uint32_t target, int inj) {
   }
   cnt_expect(e, before, expect_cnt, cut);
   check_L_zero(e);
-  /* Staying in ErrorReset counts nothing more. */
   single_run(e, g, 20);
   assert_int_equal(e->st.r.fsm_state, ST_ER);
   cnt_expect(e, before, expect_cnt, cut);
-
-  /* ev.nchar_rcvd counts accepted tokens only (include/madpost/dslink.h). */
-  CHECKF(e->n_nchar_rcvd == (inj == INJ_CRED_NCHAR ? c.rx_depth : 0),
-         "ev.nchar_rcvd counted %lu tokens", e->n_nchar_rcvd);
-  if (inj == INJ_CRED_NCHAR) {
-    /* What was received before the error is still delivered, then the ERR marker (§6.3, §7). */
-    assert_int_equal(e->st.r.rxf_cnt, c.rx_depth + 1);
-    e->in.rx_ready = 1;
-    single_run(e, g, 100);
-    CHECKF(e->rx_n == c.rx_depth + 1, "delivered %zu tokens", e->rx_n);
-    for (unsigned i = 0; i < c.rx_depth; i++)
-      CHECKF(e->rxlog[i] == TOK(DSLINK_KIND_DATA, i + 1), "token %u wrong", i);
-    CHECKF(e->rxlog[c.rx_depth] == TOK(DSLINK_KIND_ERR, 0), "last token not ERR");
-  } else {
-    CHECKF(e->rx_n == 0 && e->st.r.rxf_cnt == 0, "%s: %zu tokens delivered", inj_names[inj],
-           e->rx_n);
-  }
+  err_check_delivered(e, g, &c, inj);
 }
 
 #define ERR_TEST(stn, st, inj)                                                                     \
