@@ -1386,47 +1386,71 @@ static uint32_t ready_random(sw_t *w, uint32_t p) {
 static rcnt_t g_rtot; /* totals over the random runs: every kind of event must occur */
 static uint64_t g_rwait; /* slice-cycles in WAIT with an older waiting slice (age row not 0) */
 
-static void random_case(uint64_t seed) {
-  sw_t *w = sw_new(ALL_TOK);
-  rng_t *r = &w->rng;
-  rng_seed(r, seed, 0);
-  w->ready_fn = ready_random;
-  /* configuration: ascending limits over [0, ~700], holes, groups */
-  c104_setup_t s;
-  c104_setup_default(&s);
+/* The scoreboard's random configuration: ascending limits over [0, ~700], holes, groups. Returns
+   the last limit. */
+static uint32_t scoreboard_setup(rng_t *r, c104_setup_t *s) {
+  c104_setup_default(s);
   uint32_t lim = 0;
-  s.nint = 1 + rng_below(r, 32);
-  for (uint32_t e = 0; e < s.nint; e++) {
+  s->nint = 1 + rng_below(r, 32);
+  for (uint32_t e = 0; e < s->nint; e++) {
     lim += rng_below(r, 40);
-    s.ival[e].hi = lim;
-    s.ival[e].port = rng_below(r, 32);
-    s.ival[e].valid = rng_chance(r, 4, 5);
+    s->ival[e].hi = lim;
+    s->ival[e].port = rng_below(r, 32);
+    s->ival[e].valid = rng_chance(r, 4, 5);
     if (rng_chance(r, 1, 10) && e > 0)
-      s.ival[e].hi = s.ival[e - 1].hi - (s.ival[e - 1].hi > 0); /* never reached */
+      s->ival[e].hi = s->ival[e - 1].hi - (s->ival[e - 1].hi > 0); /* never reached */
   }
-  s.grp = 1;
+  s->grp = 1;
   for (uint32_t q = 1; q < 32; q++)
     if (rng_chance(r, 1, 3))
-      s.grp |= 1u << q;
-  s.rr = rng_below(r, 2);
+      s->grp |= 1u << q;
+  s->rr = rng_below(r, 2);
   for (uint32_t p = 0; p < C104_PORTS; p++) {
-    s.port[p].hdr2 = rng_below(r, 2);
-    s.port[p].del = rng_below(r, 4);
-    s.port[p].rnd = rng_chance(r, 1, 6);
-    s.port[p].rlo = rng_below(r, lim + 30);
-    s.port[p].rhi = s.port[p].rlo + rng_below(r, 60) - (rng_chance(r, 1, 10) ? 70 : 0);
-    s.port[p].rhi &= 0xFFFF;
-    s.port[p].seed = rng_below(r, 65536);
+    s->port[p].hdr2 = rng_below(r, 2);
+    s->port[p].del = rng_below(r, 4);
+    s->port[p].rnd = rng_chance(r, 1, 6);
+    s->port[p].rlo = rng_below(r, lim + 30);
+    s->port[p].rhi = s->port[p].rlo + rng_below(r, 60) - (rng_chance(r, 1, 10) ? 70 : 0);
+    s->port[p].rhi &= 0xFFFF;
+    s->port[p].seed = rng_below(r, 65536);
   }
-  c104_setup_load(&s, &w->st);
-  static rexp_t exp[C104_PORTS];
-  memset(exp, 0, sizeof exp);
-  rcnt_t want[C104_PORTS];
-  memset(want, 0, sizeof want);
-  uint32_t lfsr[C104_PORTS];
-  for (uint32_t p = 0; p < C104_PORTS; p++)
-    lfsr[p] = w->st.r.lfsr[p];
-  /* traffic: per input a sequence of items, offered with random gaps */
+  return lim;
+}
+
+/* Item k of input i into t: a stray token, a packet short or cut inside its hbytes-byte header,
+   or a packet (header mostly within the table's span, source and sequence, random length, EOP,
+   EOM or ERR). Returns its length in tokens. */
+static uint32_t random_item(rng_t *r, uint32_t i, uint32_t k, uint32_t H, uint32_t hbytes,
+                            uint32_t lim, uint16_t *t) {
+  uint32_t n = 0;
+  const uint32_t kind = rng_below(r, 20);
+  if (kind == 0) {
+    t[n++] = TK(1 + rng_below(r, 3), 0); /* stray */
+  } else if (kind == 1 && hbytes > 1) {
+    const uint32_t cut = 1 + rng_below(r, hbytes - 1); /* short or cut inside the header */
+    for (uint32_t b = 0; b < cut; b++)
+      t[n++] = D(rng_below(r, 256));
+    t[n++] = TK(1 + rng_below(r, 3), 0);
+  } else {
+    for (uint32_t b = 0; b < hbytes; b++) {
+      /* header bytes: mostly within the table's span */
+      const uint32_t x = rng_below(r, lim + 40);
+      t[n++] = D(H == 2 && (b % 2) == 0 ? x >> 8 : x & 0xFF);
+    }
+    t[n++] = D(i);       /* source and sequence: delivered packets are unique */
+    t[n++] = D(k);
+    const uint32_t len = rng_chance(r, 1, 8) ? 30 + rng_below(r, 40) : rng_below(r, 6);
+    for (uint32_t b = 0; b < len; b++)
+      t[n++] = D(rng_below(r, 256));
+    t[n++] = TK(1 + rng_below(r, 3), 0); /* EOP, EOM, or ERR after >= 2 data bytes */
+  }
+  return n;
+}
+
+/* Traffic: per input 25 items, offered with random gaps, each run through the reference
+   (expected packets, counters, LFSR). */
+static void random_traffic(sw_t *w, rng_t *r, uint32_t lim, rexp_t *exp, rcnt_t *want,
+                           uint32_t *lfsr) {
   for (uint32_t i = 0; i < C104_PORTS; i++) {
     long at = rng_below(r, 50);
     const uint32_t cp = w->st.r.cfg_port[i], H = (cp & 1u) ? 2u : 1u;
@@ -1434,28 +1458,7 @@ static void random_case(uint64_t seed) {
     const uint32_t hbytes = (cp & 8u) ? 0 : (del == 2 ? 2 * H : H);
     for (uint32_t k = 0; k < 25; k++) {
       uint16_t t[80];
-      uint32_t n = 0;
-      const uint32_t kind = rng_below(r, 20);
-      if (kind == 0) {
-        t[n++] = TK(1 + rng_below(r, 3), 0); /* stray */
-      } else if (kind == 1 && hbytes > 1) {
-        const uint32_t cut = 1 + rng_below(r, hbytes - 1); /* short or cut inside the header */
-        for (uint32_t b = 0; b < cut; b++)
-          t[n++] = D(rng_below(r, 256));
-        t[n++] = TK(1 + rng_below(r, 3), 0);
-      } else {
-        for (uint32_t b = 0; b < hbytes; b++) {
-          /* header bytes: mostly within the table's span */
-          const uint32_t x = rng_below(r, lim + 40);
-          t[n++] = D(H == 2 && (b % 2) == 0 ? x >> 8 : x & 0xFF);
-        }
-        t[n++] = D(i);       /* source and sequence: delivered packets are unique */
-        t[n++] = D(k);
-        const uint32_t len = rng_chance(r, 1, 8) ? 30 + rng_below(r, 40) : rng_below(r, 6);
-        for (uint32_t b = 0; b < len; b++)
-          t[n++] = D(rng_below(r, 256));
-        t[n++] = TK(1 + rng_below(r, 3), 0); /* EOP, EOM, or ERR after >= 2 data bytes */
-      }
+      const uint32_t n = random_item(r, i, k, H, hbytes, lim, t);
       ref_item(&w->st.r, i, &lfsr[i], t, n, &exp[i], &want[i]);
       for (uint32_t b = 0; b < n; b++) {
         w->q[i][w->qn[i]++] = (qent_t){t[b], at};
@@ -1465,44 +1468,39 @@ static void random_case(uint64_t seed) {
       at += rng_below(r, 30);
     }
   }
-  /* run until every input is drained and every output idle */
-  size_t pstart[C104_PORTS] = {0};
-  long quiet = 0;
-  while (quiet < 50) {
-    CHECKF(w->cyc < 200000, "seed %llu: traffic stopped (deadlock?)", (unsigned long long)seed);
-    sw_step(w);
-    for (uint32_t i = 0; i < C104_PORTS; i++)
-      g_rwait += w->st.r.age[i] != 0;
-    int busy = w->st.r.out_busy != 0;
-    for (uint32_t i = 0; i < C104_PORTS; i++)
-      busy |= w->qh[i] < w->qn[i] || w->st.r.sl_st[i] != C104_IDLE;
-    quiet = busy ? 0 : quiet + 1;
-    /* completed packets at the outputs */
-    for (uint32_t o = 0; o < C104_PORTS; o++) {
-      if (w->ln[o] == 0 || TKIND(w->log[o][w->ln[o] - 1].tok) == K_DATA ||
-          pstart[o] == w->ln[o])
-        continue;
-      uint16_t t[80];
-      const uint32_t n = (uint32_t)(w->ln[o] - pstart[o]);
-      CHECKF(n <= 80, "seed %llu: output %u packet of %u tokens", (unsigned long long)seed, o, n);
-      for (uint32_t k = 0; k < n; k++)
-        t[k] = w->log[o][pstart[o] + k].tok;
-      pstart[o] = w->ln[o];
-      int found = 0;
-      for (uint32_t i = 0; i < C104_PORTS && !found; i++) {
-        rexp_t *e = &exp[i];
-        if (e->h < e->n && rpkt_eq(&e->q[e->h], t, n)) {
-          CHECKF((e->q[e->h].group >> o) & 1u,
-                 "seed %llu: packet of input %u left by port %u, not in its group 0x%08x",
-                 (unsigned long long)seed, i, o, e->q[e->h].group);
-          e->h++;
-          found = 1;
-        }
+}
+
+/* Every packet completed at an output since pstart is the next expected packet of some input
+   whose group holds that output. */
+static void random_match_outputs(sw_t *w, uint64_t seed, rexp_t *exp, size_t *pstart) {
+  for (uint32_t o = 0; o < C104_PORTS; o++) {
+    if (w->ln[o] == 0 || TKIND(w->log[o][w->ln[o] - 1].tok) == K_DATA || pstart[o] == w->ln[o])
+      continue;
+    uint16_t t[80];
+    const uint32_t n = (uint32_t)(w->ln[o] - pstart[o]);
+    CHECKF(n <= 80, "seed %llu: output %u packet of %u tokens", (unsigned long long)seed, o, n);
+    for (uint32_t k = 0; k < n; k++)
+      t[k] = w->log[o][pstart[o] + k].tok;
+    pstart[o] = w->ln[o];
+    int found = 0;
+    for (uint32_t i = 0; i < C104_PORTS && !found; i++) {
+      rexp_t *e = &exp[i];
+      if (e->h < e->n && rpkt_eq(&e->q[e->h], t, n)) {
+        CHECKF((e->q[e->h].group >> o) & 1u,
+               "seed %llu: packet of input %u left by port %u, not in its group 0x%08x",
+               (unsigned long long)seed, i, o, e->q[e->h].group);
+        e->h++;
+        found = 1;
       }
-      CHECKF(found, "seed %llu cycle %ld: output %u sent an unexpected packet of %u tokens "
-             "(first 0x%03x)", (unsigned long long)seed, w->cyc, o, n, t[0]);
     }
+    CHECKF(found, "seed %llu cycle %ld: output %u sent an unexpected packet of %u tokens "
+           "(first 0x%03x)", (unsigned long long)seed, w->cyc, o, n, t[0]);
   }
+}
+
+/* Every expected packet delivered, the counters and LFSRs as the reference's; adds to g_rtot. */
+static void random_check_inputs(const sw_t *w, uint64_t seed, const rexp_t *exp,
+                                const rcnt_t *want, const uint32_t *lfsr) {
   for (uint32_t i = 0; i < C104_PORTS; i++) {
     CHECKF(exp[i].h == exp[i].n, "seed %llu: input %u: %u of %u packets delivered",
            (unsigned long long)seed, i, exp[i].h, exp[i].n);
@@ -1520,6 +1518,39 @@ static void random_case(uint64_t seed) {
     g_rtot.cut += want[i].cut;
     g_rtot.stray += want[i].stray;
   }
+}
+
+static void random_case(uint64_t seed) {
+  sw_t *w = sw_new(ALL_TOK);
+  rng_t *r = &w->rng;
+  rng_seed(r, seed, 0);
+  w->ready_fn = ready_random;
+  c104_setup_t s;
+  const uint32_t lim = scoreboard_setup(r, &s);
+  c104_setup_load(&s, &w->st);
+  static rexp_t exp[C104_PORTS];
+  memset(exp, 0, sizeof exp);
+  rcnt_t want[C104_PORTS];
+  memset(want, 0, sizeof want);
+  uint32_t lfsr[C104_PORTS];
+  for (uint32_t p = 0; p < C104_PORTS; p++)
+    lfsr[p] = w->st.r.lfsr[p];
+  random_traffic(w, r, lim, exp, want, lfsr);
+  /* run until every input is drained and every output idle */
+  size_t pstart[C104_PORTS] = {0};
+  long quiet = 0;
+  while (quiet < 50) {
+    CHECKF(w->cyc < 200000, "seed %llu: traffic stopped (deadlock?)", (unsigned long long)seed);
+    sw_step(w);
+    for (uint32_t i = 0; i < C104_PORTS; i++)
+      g_rwait += w->st.r.age[i] != 0;
+    int busy = w->st.r.out_busy != 0;
+    for (uint32_t i = 0; i < C104_PORTS; i++)
+      busy |= w->qh[i] < w->qn[i] || w->st.r.sl_st[i] != C104_IDLE;
+    quiet = busy ? 0 : quiet + 1;
+    random_match_outputs(w, seed, exp, pstart);
+  }
+  random_check_inputs(w, seed, exp, want, lfsr);
   sw_free(w);
 }
 
