@@ -1015,58 +1015,58 @@ static void regs_equal(const c104_regs_t *a, const c104_regs_t *b, const char *w
 #undef X
 }
 
-static void test_cfg_port(void **state) {
-  (void)state;
-  rng_t r;
-  rng_seed(&r, 104, 7);
-  for (int run = 0; run < 4; run++) {
-    c104_setup_t s;
-    random_setup(&s, &r);
-    c104_write_t wr[C104_SETUP_NWRITES];
-    assert_int_equal(c104_setup_writes(&s, wr), C104_SETUP_NWRITES);
-    for (size_t k = 1; k < C104_SETUP_NWRITES; k++)
-      CHECKF(wr[k].addr > wr[k - 1].addr, "writes not in address order at %zu", k);
-    sw_t *a = sw_new(0xFFFF0000u); /* bit-level and token ports alike */
-    sw_t *b = sw_new(0xFFFF0000u);
-    for (uint32_t p = 0; p < C104_PORTS; p++)
-      a->in.link_en[p] = b->in.link_en[p] = 0;
-    for (size_t k = 0; k < C104_SETUP_NWRITES; k++) {
-      a->in.cfg_we = 1;
-      a->in.cfg_addr = wr[k].addr;
-      a->in.cfg_wdata = wr[k].data;
-      sw_step(a);
-    }
-    a->in.cfg_we = 0;
-    c104_setup_load(&s, &b->st);
-    regs_equal(&a->st.r, &b->st.r, "port writes vs setup_load");
-    /* the values as §7 defines them */
-    for (uint32_t p = 0; p < C104_PORTS; p++) {
-      assert_int_equal(b->st.r.cfg_port[p],
-                       s.port[p].hdr2 | s.port[p].del << 1 | s.port[p].rnd << 3);
-      assert_int_equal(b->st.r.cfg_rlo[p], s.port[p].rlo);
-      assert_int_equal(b->st.r.cfg_rhi[p], s.port[p].rhi);
-      assert_int_equal(b->st.r.lfsr[p], s.port[p].seed ? s.port[p].seed : 0xACE1);
-      assert_int_equal(b->st.r.cfg_ihi[p], s.ival[p].hi);
-      assert_int_equal(b->st.r.cfg_iport[p], s.ival[p].port);
-      assert_int_equal(b->st.r.cfg_ival[p], s.ival[p].valid);
-    }
-    assert_int_equal(b->st.r.cfg_nint, s.nint);
-    assert_int_equal(b->st.r.cfg_rr, s.rr);
-    assert_int_equal(b->st.r.cfg_grp, s.grp); /* stored as written; bit 0 only read as 1 */
-    /* unused addresses are ignored */
-    for (uint32_t addr = 0x82; addr < 0x100; addr++) {
-      a->in.cfg_we = 1;
-      a->in.cfg_addr = addr;
-      a->in.cfg_wdata = (uint32_t)rng_next(&r);
-      sw_step(a);
-    }
-    a->in.cfg_we = 0;
-    regs_equal(&a->st.r, &b->st.r, "after writes to unused addresses");
-    sw_free(a);
-    sw_free(b);
-  }
+/* One write through the configuration port, taking effect at this cycle's edge. */
+static void cfg_write(sw_t *w, uint32_t addr, uint32_t data) {
+  w->in.cfg_we = 1;
+  w->in.cfg_addr = addr;
+  w->in.cfg_wdata = data;
+  sw_step(w);
+  w->in.cfg_we = 0;
+}
 
-  /* a write takes effect at its edge: nint written in cycle 3 is used from cycle 4 */
+/* The registers of a setup loaded by c104_setup_load hold the values as §7 defines them. */
+static void check_setup_regs(const c104_regs_t *q, const c104_setup_t *s) {
+  for (uint32_t p = 0; p < C104_PORTS; p++) {
+    assert_int_equal(q->cfg_port[p], s->port[p].hdr2 | s->port[p].del << 1 | s->port[p].rnd << 3);
+    assert_int_equal(q->cfg_rlo[p], s->port[p].rlo);
+    assert_int_equal(q->cfg_rhi[p], s->port[p].rhi);
+    assert_int_equal(q->lfsr[p], s->port[p].seed ? s->port[p].seed : 0xACE1);
+    assert_int_equal(q->cfg_ihi[p], s->ival[p].hi);
+    assert_int_equal(q->cfg_iport[p], s->ival[p].port);
+    assert_int_equal(q->cfg_ival[p], s->ival[p].valid);
+  }
+  assert_int_equal(q->cfg_nint, s->nint);
+  assert_int_equal(q->cfg_rr, s->rr);
+  assert_int_equal(q->cfg_grp, s->grp); /* stored as written; bit 0 only read as 1 */
+}
+
+/* A random setup written through the port (writes in address order) equals c104_setup_load's;
+   writes to unused addresses are ignored. */
+static void cfg_port_random_run(rng_t *r) {
+  c104_setup_t s;
+  random_setup(&s, r);
+  c104_write_t wr[C104_SETUP_NWRITES];
+  assert_int_equal(c104_setup_writes(&s, wr), C104_SETUP_NWRITES);
+  for (size_t k = 1; k < C104_SETUP_NWRITES; k++)
+    CHECKF(wr[k].addr > wr[k - 1].addr, "writes not in address order at %zu", k);
+  sw_t *a = sw_new(0xFFFF0000u); /* bit-level and token ports alike */
+  sw_t *b = sw_new(0xFFFF0000u);
+  for (uint32_t p = 0; p < C104_PORTS; p++)
+    a->in.link_en[p] = b->in.link_en[p] = 0;
+  for (size_t k = 0; k < C104_SETUP_NWRITES; k++)
+    cfg_write(a, wr[k].addr, wr[k].data);
+  c104_setup_load(&s, &b->st);
+  regs_equal(&a->st.r, &b->st.r, "port writes vs setup_load");
+  check_setup_regs(&b->st.r, &s);
+  for (uint32_t addr = 0x82; addr < 0x100; addr++)
+    cfg_write(a, addr, (uint32_t)rng_next(r));
+  regs_equal(&a->st.r, &b->st.r, "after writes to unused addresses");
+  sw_free(a);
+  sw_free(b);
+}
+
+/* A write takes effect at its edge: nint written in cycle 3 is used from cycle 4. */
+static void cfg_port_write_edge(void) {
   sw_t *w = sw_new(ALL_TOK);
   c104_setup_t s;
   plain_setup(&s);
@@ -1075,20 +1075,20 @@ static void test_cfg_port(void **state) {
   SEND(w, 0, 3, D(0x15), EOP);
   SEND(w, 1, 4, D(0x15), EOP);
   sw_run_to(w, 3);
-  w->in.cfg_we = 1;
-  w->in.cfg_addr = C104_A_CTRL;
-  w->in.cfg_wdata = 3;
-  sw_step(w);
-  w->in.cfg_we = 0;
+  cfg_write(w, C104_A_CTRL, 3);
   assert_int_equal(w->st.r.cfg_nint, 3);
   sw_run_to(w, 20);
   assert_int_equal(w->st.r.cnt_bad[0], 1);
   assert_int_equal(w->st.r.cnt_pkt[1], 1);
   EXPECT_LOG(w, 7, D(0x15), EOP);
   sw_free(w);
+}
 
-  /* a seed write and a draw at the same edge: the write wins; the draw used the old value */
-  w = sw_new(ALL_TOK);
+/* A seed write and a draw at the same edge: the write wins; the draw used the old value. A seed of
+   0 is written as 0xACE1. */
+static void cfg_port_seed_write(void) {
+  sw_t *w = sw_new(ALL_TOK);
+  c104_setup_t s;
   c104_setup_default(&s);
   s.port[0].rnd = 1;
   s.port[0].rlo = 100;
@@ -1097,20 +1097,22 @@ static void test_cfg_port(void **state) {
   c104_setup_load(&s, &w->st);
   SEND(w, 0, 5, D(0x01), EOP);
   sw_run_to(w, 5);
-  w->in.cfg_we = 1;
-  w->in.cfg_addr = C104_A_SEED + 0;
-  w->in.cfg_wdata = 0x1234;
-  sw_step(w);
-  w->in.cfg_we = 0;
+  cfg_write(w, C104_A_SEED + 0, 0x1234);
   assert_int_equal(w->st.r.lfsr[0], 0x1234);
   assert_int_equal(w->st.r.sl_hdr[0], 113);
-  /* a seed of 0 is written as 0xACE1 */
-  w->in.cfg_we = 1;
-  w->in.cfg_wdata = 0xFFFF0000u;
-  sw_step(w);
-  w->in.cfg_we = 0;
+  cfg_write(w, C104_A_SEED + 0, 0xFFFF0000u);
   assert_int_equal(w->st.r.lfsr[0], 0xACE1);
   sw_free(w);
+}
+
+static void test_cfg_port(void **state) {
+  (void)state;
+  rng_t r;
+  rng_seed(&r, 104, 7);
+  for (int run = 0; run < 4; run++)
+    cfg_port_random_run(&r);
+  cfg_port_write_edge();
+  cfg_port_seed_write();
 }
 
 /* ---------------------------------------------------------------------------------------------- */
