@@ -357,28 +357,86 @@ static void invariant_fail(const hop_ctx_t *h, uint64_t t, char *err, unsigned e
        (unsigned long long)t);
 }
 
+/* The traced message: where it goes, and when it was injected, first left the source and was
+ * received; the background messages sent and delivered. */
+typedef struct {
+  mp1_msg_t m;
+  uint32_t src, dst, hdr, j0;
+  int queued, got;
+  uint64_t t_inj, t0, t_eom;
+  uint32_t data_ok;
+  uint64_t bg_sent, bg_del;
+} trace_t;
+
+/* The messages every node's interface received at cycle t: the traced one (the same bytes, and a
+ * path from the source that ends in this delivery) or background. Returns the chips' err bits. */
+static uint32_t receive(hop_ctx_t *h, const mp1_hop_cfg_t *cfg, mp1_hop_result_t *res,
+                        trace_t *tr, uint64_t t) {
+  const uint32_t n = cfg->kx * cfg->ky;
+  uint32_t any_err = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    mp1_rx_msg_t rx;
+    any_err |= h->out[i].err;
+    if (mp1_nic_rx(&h->nic[i], h->out[i].rcv_dat, t, &rx) == 1) {
+      if (i == tr->dst && !tr->got && tr->t0 && rx.len == cfg->len &&
+          !memcmp(rx.bytes, tr->m.bytes + tr->hdr, cfg->len) &&
+          walk(h, res, tr->src, tr->dst, tr->j0, tr->t_inj, tr->t0)) {
+        tr->got = 1;
+        tr->t_eom = t;
+        tr->data_ok = 1;
+      } else {
+        tr->bg_del++;
+      }
+    }
+  }
+  return any_err;
+}
+
+/* Every interface sends its next flit; the traced message's injection time is its first. */
+static void transmit(hop_ctx_t *h, uint32_t n, trace_t *tr, uint64_t t) {
+  for (uint32_t i = 0; i < n; i++) {
+    const int was_src_head = i == tr->src && tr->queued && h->nic[i].count && !tr->t_inj;
+    mp1_nic_tx_step(&h->nic[i], h->out[i].inj_stop, t);
+    if (was_src_head && h->nic[i].t_first) tr->t_inj = h->nic[i].t_first;
+  }
+}
+
+/* The result from the trace and the walk: times, and the formulas to compare with. */
+static void finish(mp1_hop_result_t *res, const trace_t *tr) {
+  res->flits = tr->m.len;
+  res->t_inj = tr->t_inj;
+  res->t0 = tr->t0;
+  res->t_rcv_eom = tr->t_eom;
+  res->data_ok = tr->data_ok;
+  res->bg_sent = tr->bg_sent;
+  res->bg_delivered = tr->bg_del;
+  res->net = res->t_last_in - res->t0 + 1;
+  res->total = res->t_rcv_eom - res->t_inj + 1;
+  res->formula = (int64_t)res->links + 3 * (int64_t)res->flits - 1;
+  res->formula_k1 = ((double)res->links + 9.0 * res->flits - 1.0) / 3.0;
+  res->segments = (res->flits + MP1_SEG_FLITS - 1) / MP1_SEG_FLITS;
+  res->predicted = res->formula + (int64_t)(res->segments - 1) * MP1_HOP_SEG_EXTRA;
+}
+
 /* One simulation; fills res from the walk. With path != NULL (second run) it writes the VCD. */
 static int simulate(const mp1_hop_cfg_t *cfg, mp1_hop_result_t *res, const uint32_t *path,
                     uint32_t path_n, char *err, unsigned errlen) {
   hop_ctx_t h;
   if (ctx_init(&h, cfg, path, path_n, err, errlen)) return -1;
   const uint32_t n = cfg->kx * cfg->ky;
-  const uint32_t src = cfg->sy * cfg->kx + cfg->sx, dst = cfg->dy * cfg->kx + cfg->dx;
-  mp1_msg_t m;
-  const uint32_t hdr = make_msg(&h.st.cfg, src, dst, cfg->len, cfg->adaptive, 0, &m);
-  res->flits = m.len;
-  const uint32_t j0 = ((m.sel >> 3) & 3u) * 2 + ((m.sel >> 2) & 1u);
-  int queued = 0, got = 0, failed = 0;
-  uint64_t t_inj = 0, t0 = 0, t_eom = 0;
-  uint32_t data_ok = 0;
-  uint64_t bg_sent = 0, bg_del = 0;
+  trace_t tr = {.src = cfg->sy * cfg->kx + cfg->sx, .dst = cfg->dy * cfg->kx + cfg->dx};
+  tr.hdr = make_msg(&h.st.cfg, tr.src, tr.dst, cfg->len, cfg->adaptive, 0, &tr.m);
+  res->flits = tr.m.len;
+  tr.j0 = ((tr.m.sel >> 3) & 3u) * 2 + ((tr.m.sel >> 2) & 1u);
+  const uint32_t src = tr.src, j0 = tr.j0;
+  int failed = 0;
   uint64_t t;
-  for (t = 0; t < cfg->max_cycles && !got; t++) {
-    bg_sent += background(&h, src, t);
-    if (!queued && t >= cfg->warmup) {
-      m.t_enq = t;
-      mp1_nic_push(&h.nic[src], &m);
-      queued = 1;
+  for (t = 0; t < cfg->max_cycles && !tr.got; t++) {
+    tr.bg_sent += background(&h, src, t);
+    if (!tr.queued && t >= cfg->warmup) {
+      tr.m.t_enq = t;
+      mp1_nic_push(&h.nic[src], &tr.m);
+      tr.queued = 1;
     }
     for (uint32_t i = 0; i < n; i++) h.in[i].inj_dat = h.nic[i].dat;
     mp1_mesh_eval(&h.st, h.in, h.out, &h.nx);
@@ -389,60 +447,27 @@ static int simulate(const mp1_hop_cfg_t *cfg, mp1_hop_result_t *res, const uint3
       break;
     }
     /* The first chunk on the source's output link, from its injection controller. */
-    if (queued && !t0 && h.nic[src].t_first && t > h.nic[src].t_first &&
+    if (tr.queued && !tr.t0 && h.nic[src].t_first && t > h.nic[src].t_first &&
         (h.out[src].chan_dat[j0] & 4u) && arb_own(&h.st.chip[src], j0) == 3)
-      t0 = t;
-    uint32_t any_err = 0;
-    for (uint32_t i = 0; i < n; i++) {
-      mp1_rx_msg_t rx;
-      any_err |= h.out[i].err;
-      if (mp1_nic_rx(&h.nic[i], h.out[i].rcv_dat, t, &rx) == 1) {
-        /* Ours: the same bytes, and a path from the source that ends in this delivery. */
-        if (i == dst && !got && t0 && rx.len == cfg->len &&
-            !memcmp(rx.bytes, m.bytes + hdr, cfg->len) && walk(&h, res, src, dst, j0, t_inj, t0)) {
-          got = 1;
-          t_eom = t;
-          data_ok = 1;
-        } else {
-          bg_del++;
-        }
-      }
-    }
-    if (any_err) {
+      tr.t0 = t;
+    if (receive(&h, cfg, res, &tr, t)) {
       invariant_fail(&h, t, err, errlen);
       failed = 1;
       break;
     }
-    for (uint32_t i = 0; i < n; i++) {
-      const int was_src_head = i == src && queued && h.nic[i].count && !t_inj;
-      mp1_nic_tx_step(&h.nic[i], h.out[i].inj_stop, t);
-      if (was_src_head && h.nic[i].t_first) t_inj = h.nic[i].t_first;
-    }
+    transmit(&h, n, &tr, t);
     mp1_mesh_clock(&h.st, &h.nx);
   }
   if (path) vcd_close(&h.vcd);
-  if (failed || !got) {
+  if (failed || !tr.got) {
     if (!failed)
       fail(err, errlen, "the message did not arrive within %llu cycles",
            (unsigned long long)cfg->max_cycles);
     ctx_free(&h, n);
     return -1;
   }
-
-  res->flits = m.len;
-  res->t_inj = t_inj;
-  res->t0 = t0;
-  res->t_rcv_eom = t_eom;
-  res->data_ok = data_ok;
-  res->bg_sent = bg_sent;
-  res->bg_delivered = bg_del;
   ctx_free(&h, n);
-  res->net = res->t_last_in - res->t0 + 1;
-  res->total = res->t_rcv_eom - res->t_inj + 1;
-  res->formula = (int64_t)res->links + 3 * (int64_t)res->flits - 1;
-  res->formula_k1 = ((double)res->links + 9.0 * res->flits - 1.0) / 3.0;
-  res->segments = (res->flits + MP1_SEG_FLITS - 1) / MP1_SEG_FLITS;
-  res->predicted = res->formula + (int64_t)(res->segments - 1) * MP1_HOP_SEG_EXTRA;
+  finish(res, &tr);
   return 0;
 }
 
