@@ -69,88 +69,113 @@ static int parse_u32(const char *opt, const char *s, uint32_t lo, uint32_t hi, u
   return 0;
 }
 
-static int cmd_linkbw(int argc, char **argv) {
-  uint32_t lo = 0, hi = 64, messages = 200, bp = 1;
-  const char *format = "table";
+typedef enum { LB_TABLE, LB_MARKDOWN, LB_CSV, LB_JSON } linkbw_fmt_e;
+
+typedef struct {
+  uint32_t lo, hi, messages, bp;
+  linkbw_fmt_e fmt;
+} linkbw_opt_t;
+
+/* linkbw's options into o: 0, or the exit status (2) after a message. */
+static int linkbw_parse(int argc, char **argv, linkbw_opt_t *o) {
+  *o = (linkbw_opt_t){.lo = 0, .hi = 64, .messages = 200, .bp = 1, .fmt = LB_TABLE};
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     if (i + 1 >= argc)
       return bad("%s%s: missing value or unknown option", a, "");
     const char *v = argv[++i];
     if (!strcmp(a, "--min")) {
-      if (parse_u32(a, v, 0, 4096, &lo)) return 2;
+      if (parse_u32(a, v, 0, 4096, &o->lo)) return 2;
     } else if (!strcmp(a, "--max")) {
-      if (parse_u32(a, v, 0, 4096, &hi)) return 2;
+      if (parse_u32(a, v, 0, 4096, &o->hi)) return 2;
     } else if (!strcmp(a, "--messages")) {
-      if (parse_u32(a, v, 10, 100000, &messages)) return 2;
+      if (parse_u32(a, v, 10, 100000, &o->messages)) return 2;
     } else if (!strcmp(a, "--bit-period")) {
-      if (parse_u32(a, v, 1, 255, &bp)) return 2;
+      if (parse_u32(a, v, 1, 255, &o->bp)) return 2;
     } else if (!strcmp(a, "--format")) {
-      if (strcmp(v, "table") && strcmp(v, "markdown") && strcmp(v, "csv") && strcmp(v, "json"))
+      static const char *const names[] = {"table", "markdown", "csv", "json"};
+      int f = 0;
+      while (f < 4 && strcmp(v, names[f]))
+        f++;
+      if (f == 4)
         return bad("--format: '%s' is not one of table, markdown, csv, json%s", v, "");
-      format = v;
+      o->fmt = (linkbw_fmt_e)f;
     } else {
       return bad("linkbw: unknown option '%s'%s", a, "");
     }
   }
-  if (lo > hi) {
-    fprintf(stderr, "madpost: linkbw: --min %u is above --max %u\n", lo, hi);
+  if (o->lo > o->hi) {
+    fprintf(stderr, "madpost: linkbw: --min %u is above --max %u\n", o->lo, o->hi);
     return 2;
   }
-  dslink_cfg_t cfg;
-  dslink_cfg_default(&cfg);
-  cfg.bit_period = bp;
-  if (cfg.disconnect_cycles <= bp)
-    cfg.disconnect_cycles = bp + 8 > 255 ? 255 : bp + 8;
-  char err[256];
-  if (dslink_cfg_check(&cfg, err, sizeof err)) {
-    fprintf(stderr, "madpost: %s\n", err);
-    return 2;
-  }
-  const int md = !strcmp(format, "markdown"), csv = !strcmp(format, "csv"),
-            json = !strcmp(format, "json");
-  if (md) {
+  return 0;
+}
+
+static void linkbw_head(const linkbw_opt_t *o) {
+  if (o->fmt == LB_MARKDOWN) {
     puts("| bytes | one way, 1 VL | one way, 12 VLs | eq. 4.1 | diff | both ways, 1 VL | "
          "1 VL lock-step | both ways, 12 VLs | eq. 4.2 | diff | idle NULLs, 12 VLs |");
     puts("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-  } else if (csv) {
+  } else if (o->fmt == LB_CSV) {
     puts("bytes,one_way_1vl,one_way_cap,eq41,diff41_pct,two_way_1vl,lockstep_1vl,two_way_cap,eq42,"
          "diff42_pct,cap_nulls");
-  } else if (json) {
+  } else if (o->fmt == LB_JSON) {
     printf("{\"link_mbps\": %.0f, \"bit_period\": %u, \"messages\": %u, \"rows\": [\n",
-           DSLINK_BW_LINK_MBPS, bp, messages);
+           DSLINK_BW_LINK_MBPS, o->bp, o->messages);
   } else {
     printf("DS-Link data throughput a->b in Mbit/s, measured on the C model (seed 000 eq. 4.1/4.2)\n");
     printf("%5s | %7s %7s %7s %7s | %7s %7s %7s %7s %7s | %5s\n", "bytes", "1w 1VL", "1w 12VL", "eq4.1",
            "diff", "2w 1VL", "lockstp", "2w 12VL", "eq4.2", "diff", "NULLs");
   }
-  for (uint32_t m = lo; m <= hi; m++) {
+}
+
+static void linkbw_row(const linkbw_opt_t *o, uint32_t m, const dslink_bw_row_t *r) {
+  if (o->fmt == LB_MARKDOWN)
+    printf("| %u | %.2f | %.2f | %.2f | %+.2f%% | %.2f | %.2f | %.2f | %.2f | %+.2f%% | %llu |\n",
+           m, r->one_way_1vl, r->one_way_cap, r->eq41, r->diff41, r->two_way_1vl, r->lockstep_1vl,
+           r->two_way_cap, r->eq42, r->diff42, (unsigned long long)r->cap_nulls);
+  else if (o->fmt == LB_CSV)
+    printf("%u,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%llu\n", m, r->one_way_1vl,
+           r->one_way_cap, r->eq41, r->diff41, r->two_way_1vl, r->lockstep_1vl, r->two_way_cap,
+           r->eq42, r->diff42, (unsigned long long)r->cap_nulls);
+  else if (o->fmt == LB_JSON)
+    printf("  {\"bytes\": %u, \"one_way_1vl\": %.4f, \"one_way_cap\": %.4f, \"eq41\": %.4f, "
+           "\"two_way_1vl\": %.4f, \"lockstep_1vl\": %.4f, \"two_way_cap\": %.4f, "
+           "\"eq42\": %.4f, \"cap_nulls\": %llu}%s\n",
+           m, r->one_way_1vl, r->one_way_cap, r->eq41, r->two_way_1vl, r->lockstep_1vl,
+           r->two_way_cap, r->eq42, (unsigned long long)r->cap_nulls, m == o->hi ? "" : ",");
+  else
+    printf("%5u | %7.2f %7.2f %7.2f %+6.2f%% | %7.2f %7.2f %7.2f %7.2f %+6.2f%% | %5llu\n", m,
+           r->one_way_1vl, r->one_way_cap, r->eq41, r->diff41, r->two_way_1vl, r->lockstep_1vl,
+           r->two_way_cap, r->eq42, r->diff42, (unsigned long long)r->cap_nulls);
+}
+
+static int cmd_linkbw(int argc, char **argv) {
+  linkbw_opt_t o;
+  const int rc = linkbw_parse(argc, argv, &o);
+  if (rc)
+    return rc;
+  dslink_cfg_t cfg;
+  dslink_cfg_default(&cfg);
+  cfg.bit_period = o.bp;
+  if (cfg.disconnect_cycles <= o.bp)
+    cfg.disconnect_cycles = o.bp + 8 > 255 ? 255 : o.bp + 8;
+  char err[256];
+  if (dslink_cfg_check(&cfg, err, sizeof err)) {
+    fprintf(stderr, "madpost: %s\n", err);
+    return 2;
+  }
+  linkbw_head(&o);
+  for (uint32_t m = o.lo; m <= o.hi; m++) {
     dslink_bw_row_t r;
-    if (dslink_bw_row(&cfg, m, messages, &r, err, sizeof err)) {
+    if (dslink_bw_row(&cfg, m, o.messages, &r, err, sizeof err)) {
       fprintf(stderr, "madpost: linkbw: %s\n", err);
       return 1;
     }
-    if (md)
-      printf("| %u | %.2f | %.2f | %.2f | %+.2f%% | %.2f | %.2f | %.2f | %.2f | %+.2f%% | %llu |\n",
-             m, r.one_way_1vl, r.one_way_cap, r.eq41, r.diff41, r.two_way_1vl, r.lockstep_1vl,
-             r.two_way_cap, r.eq42, r.diff42, (unsigned long long)r.cap_nulls);
-    else if (csv)
-      printf("%u,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%llu\n", m, r.one_way_1vl,
-             r.one_way_cap, r.eq41, r.diff41, r.two_way_1vl, r.lockstep_1vl, r.two_way_cap, r.eq42,
-             r.diff42, (unsigned long long)r.cap_nulls);
-    else if (json)
-      printf("  {\"bytes\": %u, \"one_way_1vl\": %.4f, \"one_way_cap\": %.4f, \"eq41\": %.4f, "
-             "\"two_way_1vl\": %.4f, \"lockstep_1vl\": %.4f, \"two_way_cap\": %.4f, "
-             "\"eq42\": %.4f, \"cap_nulls\": %llu}%s\n",
-             m, r.one_way_1vl, r.one_way_cap, r.eq41, r.two_way_1vl, r.lockstep_1vl, r.two_way_cap,
-             r.eq42, (unsigned long long)r.cap_nulls, m == hi ? "" : ",");
-    else
-      printf("%5u | %7.2f %7.2f %7.2f %+6.2f%% | %7.2f %7.2f %7.2f %7.2f %+6.2f%% | %5llu\n", m,
-             r.one_way_1vl, r.one_way_cap, r.eq41, r.diff41, r.two_way_1vl, r.lockstep_1vl,
-             r.two_way_cap, r.eq42, r.diff42, (unsigned long long)r.cap_nulls);
+    linkbw_row(&o, m, &r);
     fflush(stdout);
   }
-  if (json)
+  if (o.fmt == LB_JSON)
     puts("]}");
   return 0;
 }
