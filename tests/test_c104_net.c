@@ -363,16 +363,23 @@ static void test_patterns(void **state) {
   run(&c, 3, "uniform arrivals, iat 500");
 }
 
+/* The transpose on a w x w grid, universal routing on or off, at load percent, run for warmup +
+   measure cycles: the bottleneck the VL and grid-link tests widen. */
+static void transpose_cfg(c104_net_cfg_t *c, uint32_t w, uint32_t universal, double load,
+                          uint64_t warmup, uint64_t measure) {
+  c104_net_cfg_default(c);
+  c->topo = C104_NET_GRID, c->gw = w, c->gh = w;
+  c->pattern = NET_TR_TRANSPOSE, c->universal = universal, c->load = load;
+  c->warmup = warmup, c->measure = measure;
+}
+
 /* A permutation with K = 2j: node n's sending ends 0, 2, .., K - 2 all lead to pi(n) and are
    taken in turn, so j packets of a node are in flight at once; at a load one VL cannot carry
    (its acknowledgement round trip bounds it), K = 8 delivers clearly more than K = 2. */
 static void test_perm_vls(void **state) {
   (void)state;
   c104_net_cfg_t c;
-  c104_net_cfg_default(&c);
-  c.topo = C104_NET_GRID, c.gw = 4, c.gh = 4;
-  c.pattern = NET_TR_TRANSPOSE, c.universal = 1, c.load = 100;
-  c.warmup = 2000, c.measure = 6000;
+  transpose_cfg(&c, 4, 1, 100, 2000, 6000);
   c.vls = 2;
   const c104_net_result_t r2 = run(&c, 1, "transpose K = 2");
   c.vls = 8;
@@ -388,10 +395,8 @@ static void test_perm_vls(void **state) {
 static void test_grid_links(void **state) {
   (void)state;
   c104_net_cfg_t c;
-  c104_net_cfg_default(&c);
-  c.topo = C104_NET_GRID, c.gw = 8, c.gh = 8;
-  c.pattern = NET_TR_TRANSPOSE, c.vls = 8, c.load = 50;
-  c.warmup = 3000, c.measure = 8000;
+  transpose_cfg(&c, 8, 0, 50, 3000, 8000);
+  c.vls = 8;
   c.grid_links = 1;
   const c104_net_result_t r1 = run(&c, 1, "transpose, one link per neighbour");
   c.grid_links = 2;
