@@ -118,6 +118,14 @@ static void rig_drain(rig_t *r, uint64_t max) {
   for (int i = 0; i < 8; i++) rig_step(r);
 }
 
+/* Exactly one message was delivered: at node n, its len data bytes those at data. */
+static void expect_one(const rig_t *r, uint32_t n, const uint8_t *data, uint32_t len) {
+  assert_int_equal(r->ngot, 1);
+  assert_int_equal(r->got[0].node, n);
+  assert_int_equal(r->got[0].len, len);
+  assert_memory_equal(r->got[0].b, data, len);
+}
+
 /* Queues bytes at node s, selection (plane, dim). */
 static void send(rig_t *r, uint32_t s, uint32_t plane, uint32_t dim, const uint8_t *b, uint32_t n) {
   mp1_msg_t m;
@@ -165,10 +173,7 @@ static void test_inject_every_output(void **state) {
       const uint8_t b[] = {(uint8_t)code(2, d ? ty : tx), 0xa5, 0x5a, (uint8_t)(p * 2 + d)};
       send(r, node(r, 1, 1), p, d, b, sizeof b);
       rig_drain(r, 2000);
-      assert_int_equal(r->ngot, 1);
-      assert_int_equal(r->got[0].node, node(r, tx, ty));
-      assert_int_equal(r->got[0].len, 3);
-      assert_memory_equal(r->got[0].b, b + 1, 3);
+      expect_one(r, node(r, tx, ty), b + 1, 3);
       assert_int_equal(r->st.chip[node(r, 1, 1)].r.cnt_inj_msgs, 1);
       rig_free(r);
     }
@@ -785,10 +790,7 @@ static void test_multi_segment(void **state) {
   for (int i = 0; i < 96; i++) b[2 + i] = (uint8_t)(i * 13 + 1);
   send(r, node(r, 0, 0), 0, 0, b, sizeof b);
   rig_drain(r, 5000);
-  assert_int_equal(r->ngot, 1);
-  assert_int_equal(r->got[0].node, node(r, 3, 2));
-  assert_int_equal(r->got[0].len, 96);
-  assert_memory_equal(r->got[0].b, b + 2, 96);
+  expect_one(r, node(r, 3, 2), b + 2, 96);
   rig_free(r);
 }
 
@@ -894,10 +896,7 @@ static void test_intra_plane_piggyback(void **state) {
   const uint8_t b[] = {(uint8_t)code(3, 1), (uint8_t)code(2, 3), 0x31, 0x32};
   send(r, node(r, 0, 0), 0, 0, b, sizeof b);
   rig_drain(r, 3000);
-  assert_int_equal(r->ngot, 1);
-  assert_int_equal(r->got[0].node, node(r, 3, 0));
-  assert_int_equal(r->got[0].len, 2);
-  assert_memory_equal(r->got[0].b, b + 2, 2);
+  expect_one(r, node(r, 3, 0), b + 2, 2);
   rig_free(r);
 }
 
@@ -1106,10 +1105,7 @@ static void test_awf2_dead_word_runs_on(void **state) {
   b[h] = 7, b[h + 1] = 8, b[h + 2] = 9;
   send(r, node(r, 0, 0), sel >> 3 & 3u, sel >> 2 & 1u, b, h + 3);
   rig_drain(r, 3000);
-  assert_int_equal(r->ngot, 1);
-  assert_int_equal(r->got[0].node, node(r, 33, 0));
-  assert_int_equal(r->got[0].len, 3);
-  assert_memory_equal(r->got[0].b, b + h, 3);
+  expect_one(r, node(r, 33, 0), b + h, 3);
   for (uint32_t x = 34; x < 40; x++) assert_int_equal(rm(r, node(r, x, 0), 0, 0)->cnt_dead, 1);
   assert_int_equal(sum_cnt(r, offsetof(mp1_rm_regs_t, cnt_dead)), 6);
   assert_int_equal(sum_cnt(r, offsetof(mp1_rm_regs_t, cnt_cut)), 0);

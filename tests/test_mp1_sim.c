@@ -33,6 +33,20 @@ static void run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
   if (mp1_sim_run(c, seed, r, ch, NULL, NULL, err, sizeof err)) fail_msg("%s", err);
 }
 
+/* Every message generated was dropped at a full source queue or delivered: none corrupt, dropped
+   or stray in the network, none left queued or in flight. */
+static void check_conserved(const mp1_sim_result_t *r) {
+  assert_int_equal(r->generated, r->overflow + r->delivered);
+  assert_int_equal(r->in_queue + r->in_network + r->corrupt + r->net_dropped + r->net_stray, 0);
+}
+
+/* The configuration is refused with a message containing what. */
+static void check_refused(const mp1_sim_cfg_t *c, const char *what) {
+  char err[256];
+  assert_int_equal(mp1_sim_cfg_check(c, err, sizeof err), -1);
+  assert_non_null(strstr(err, what));
+}
+
 /* 2x2, synchronous transpose: (0,1) -> (1,0) and (1,0) -> (0,1), one message each, in different
  * planes, so nothing contends. Hand-worked: 2 links, 6 flits, one turn (no extra cycle,
  * docs/mp1_draft4.md §11): network latency 2 + 18 - 1 = 19, end to end 19 + 3 = 22 (the
@@ -263,8 +277,7 @@ static void conservation(void **state) {
     assert_true(r.w_delivered > 0);
     c.drain = 200000;
     run(&c, 3, &r, NULL);
-    assert_int_equal(r.generated, r.overflow + r.delivered);
-    assert_int_equal(r.in_queue + r.in_network + r.corrupt + r.net_dropped + r.net_stray, 0);
+    check_conserved(&r);
     assert_true(r.win_sent > 0 && r.win_sent < r.delivered);
     if (k == 2) assert_true(r.overflow > 0 && r.saturated); /* 120% of the bound */
     if (k == 0) assert_true(r.overflow == 0 && !r.saturated);
@@ -356,13 +369,11 @@ static void broadcast_domain(void **state) {
   assert_true(hw.completion > hr.total);
   /* the domain must fit, and broadcasts are timed to completion */
   assert_int_equal(mp1_sim_cfg_set(&c, "bcast-size", "5", err, sizeof err), 0);
-  assert_int_equal(mp1_sim_cfg_check(&c, err, sizeof err), -1);
-  assert_non_null(strstr(err, "leaves the network"));
+  check_refused(&c, "leaves the network");
   assert_int_equal(mp1_sim_cfg_set(&c, "bcast-size", "3", err, sizeof err), 0);
   assert_int_equal(mp1_sim_cfg_set(&c, "traffic", "broadcast", err, sizeof err), 0);
   assert_int_equal(mp1_sim_cfg_set(&c, "length", "33", err, sizeof err), 0);
-  assert_int_equal(mp1_sim_cfg_check(&c, err, sizeof err), -1);
-  assert_non_null(strstr(err, "one segment"));
+  check_refused(&c, "one segment");
 }
 
 /* The torus of four chips per node: every injection rule delivers everything, by minimal paths
@@ -382,8 +393,7 @@ static void torus(void **state) {
     mp1_sim_chan_t ch = {cross, busy, dead, NULL, NULL};
     mp1_sim_result_t r;
     run(&c, 21, &r, &ch);
-    assert_int_equal(r.generated, r.overflow + r.delivered);
-    assert_int_equal(r.corrupt + r.net_dropped + r.net_stray + r.in_queue + r.in_network, 0);
+    check_conserved(&r);
     assert_true(r.win_sent > 0);
     assert_true(r.hops_mean > 32.0 / 15 * 0.97 && r.hops_mean < 32.0 / 15 * 1.03);
     /* the chip mesh is 8x8; its links from x = 3 to x = 4 (and y = 3 to 4) are the wrap links */
@@ -398,8 +408,7 @@ static void torus(void **state) {
     assert_int_equal(mp1_sim_cfg_set(&c, "measure", "3000", err, sizeof err), 0);
     run(&c, 22, &r, NULL);
     assert_true(r.overflow > 0 && r.win_sent > 0);
-    assert_int_equal(r.generated, r.overflow + r.delivered);
-    assert_int_equal(r.corrupt + r.net_dropped + r.net_stray + r.in_queue + r.in_network, 0);
+    check_conserved(&r);
   }
   /* a torus unrolls into a mesh twice as wide: with one-flit (5-bit) addresses at most 16x16,
      with two-flit (13-bit) ones 4096x4096; auto takes two flits beyond 16x16 */
@@ -413,12 +422,10 @@ static void torus(void **state) {
   assert_int_equal(mp1_sim_cfg_check(&c, err, sizeof err), 0);
   assert_int_equal(mp1_sim_awf(&c), 2);
   assert_int_equal(mp1_sim_cfg_set(&c, "address-flits", "1", err, sizeof err), 0);
-  assert_int_equal(mp1_sim_cfg_check(&c, err, sizeof err), -1);
-  assert_non_null(strstr(err, "address-flits 1: the 17x16 torus needs addresses up to 33"));
+  check_refused(&c, "address-flits 1: the 17x16 torus needs addresses up to 33");
   assert_int_equal(mp1_sim_cfg_set(&c, "address-flits", "auto", err, sizeof err), 0);
   assert_int_equal(mp1_sim_cfg_set(&c, "mesh", "4097x16", err, sizeof err), 0);
-  assert_int_equal(mp1_sim_cfg_check(&c, err, sizeof err), -1);
-  assert_non_null(strstr(err, "at most 4096x4096"));
+  check_refused(&c, "at most 4096x4096");
 }
 
 /* Beyond 32 nodes a side the addresses take two flits (docs/mp1.md §14, address-flits auto): a
@@ -439,8 +446,7 @@ static void wide_addresses(void **state) {
   assert_true(r.w_delivered > 100);
   c.drain = 200000;
   run(&c, 5, &r, NULL);
-  assert_int_equal(r.generated, r.overflow + r.delivered);
-  assert_int_equal(r.in_queue + r.in_network + r.corrupt + r.net_dropped + r.net_stray, 0);
+  check_conserved(&r);
   assert_true(r.hops_mean > 10.0); /* mean distance of 40x4: (40^2-1)/120 + (16-1)/12 = 14.6 */
 
   const char *kt[] = {"mesh", "17x3", "topology", "torus", "load", "20", "warmup", "300",
@@ -448,8 +454,7 @@ static void wide_addresses(void **state) {
   mp1_sim_cfg_t t = cfg(kt);
   assert_int_equal(mp1_sim_awf(&t), 2);
   run(&t, 6, &r, NULL);
-  assert_int_equal(r.generated, r.overflow + r.delivered);
-  assert_int_equal(r.in_queue + r.in_network + r.corrupt + r.net_dropped + r.net_stray, 0);
+  check_conserved(&r);
   assert_true(r.delivered > 100);
 
   const char *k8[] = {"mesh", "8x8", "load", "20", "warmup", "300", "measure", "3000",
@@ -525,12 +530,10 @@ static void config_errors(void **state) {
   assert_int_equal(mp1_sim_cfg_check(&c, err, sizeof err), -1);
   mp1_sim_cfg_default(&c);
   assert_int_equal(mp1_sim_cfg_set(&c, "mode", "sync", err, sizeof err), 0);
-  assert_int_equal(mp1_sim_cfg_check(&c, err, sizeof err), -1);
-  assert_non_null(strstr(err, "drain"));
+  check_refused(&c, "drain");
   mp1_sim_cfg_default(&c);
   c.len = 1;
-  assert_int_equal(mp1_sim_cfg_check(&c, err, sizeof err), -1);
-  assert_non_null(strstr(err, "length"));
+  check_refused(&c, "length");
   /* files */
   expect_load_error("[network]\nmesh = 8x8\nspeed = 3\n", "unknown parameter 'speed'");
   expect_load_error("[traffic]\nmesh = 8x8\n", "belongs in section [network]");
