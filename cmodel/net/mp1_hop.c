@@ -224,6 +224,15 @@ static int walk(hop_ctx_t *h, mp1_hop_result_t *res, uint32_t src, uint32_t dst,
  * write pointer) and three of the interface. */
 enum { VCD_WIRES = 8 * 6 + 3 };
 
+/* The wires of one channel j (plane j >> 1, x or y): its output data and input stop, then its
+ * routing machine's slots {b_val, f_val}, F's copy states {cs_pb, cs_rc, cs_ot, cs_st}
+ * (draft-4 §3), route and write pointer. */
+static const struct {
+  const char *fmt; /* plane, then "x" or "y" */
+  uint32_t width;
+} chan_wires[] = {{"p%u_%sout_dat", 3}, {"p%u_%sin_stop", 1}, {"p%u_rm%s_slots", 2},
+                  {"p%u_rm%s_cs", 8},   {"p%u_rm%s_route", 4}, {"p%u_rm%s_wp", 7}};
+
 static void vcd_setup(hop_ctx_t *h) {
   char name[64];
   vcd_scope(&h->vcd, "mp1_path");
@@ -232,21 +241,11 @@ static void vcd_setup(hop_ctx_t *h) {
     const uint32_t i = h->path_node[p];
     snprintf(name, sizeof name, "n%u_x%u_y%u", i, i % h->st.cfg.kx, i / h->st.cfg.kx);
     vcd_scope(&h->vcd, name);
-    for (uint32_t j = 0; j < 8; j++) {
-      snprintf(name, sizeof name, "p%u_%sout_dat", j >> 1, (j & 1u) ? "y" : "x");
-      h->vh[k++] = vcd_wire(&h->vcd, name, 3);
-      snprintf(name, sizeof name, "p%u_%sin_stop", j >> 1, (j & 1u) ? "y" : "x");
-      h->vh[k++] = vcd_wire(&h->vcd, name, 1);
-      /* the slots {b_val, f_val} and F's copy states {cs_pb, cs_rc, cs_ot, cs_st} (draft-4 §3) */
-      snprintf(name, sizeof name, "p%u_rm%s_slots", j >> 1, (j & 1u) ? "y" : "x");
-      h->vh[k++] = vcd_wire(&h->vcd, name, 2);
-      snprintf(name, sizeof name, "p%u_rm%s_cs", j >> 1, (j & 1u) ? "y" : "x");
-      h->vh[k++] = vcd_wire(&h->vcd, name, 8);
-      snprintf(name, sizeof name, "p%u_rm%s_route", j >> 1, (j & 1u) ? "y" : "x");
-      h->vh[k++] = vcd_wire(&h->vcd, name, 4);
-      snprintf(name, sizeof name, "p%u_rm%s_wp", j >> 1, (j & 1u) ? "y" : "x");
-      h->vh[k++] = vcd_wire(&h->vcd, name, 7);
-    }
+    for (uint32_t j = 0; j < 8; j++)
+      for (uint32_t w = 0; w < sizeof chan_wires / sizeof chan_wires[0]; w++) {
+        snprintf(name, sizeof name, chan_wires[w].fmt, j >> 1, (j & 1u) ? "y" : "x");
+        h->vh[k++] = vcd_wire(&h->vcd, name, chan_wires[w].width);
+      }
     h->vh[k++] = vcd_wire(&h->vcd, "inj_dat", 3);
     h->vh[k++] = vcd_wire(&h->vcd, "inj_stop", 1);
     h->vh[k++] = vcd_wire(&h->vcd, "rcv_dat", 3);
