@@ -595,6 +595,49 @@ static void single_bring_up(end_t *e, gen_t *g) {
   }
 }
 
+/* Single end E with the default configuration c, fed by the generator at a bit a cycle. */
+static void single_default(dslink_cfg_t *c) {
+  cfg_defaults(c);
+  end_init(&g_e, "E", c);
+  gen_init(&g_gen, 1);
+}
+
+/* Ends A and B back to back, both with the default configuration c. */
+static void pair_default(dslink_cfg_t *c) {
+  cfg_defaults(c);
+  pair_init(c, c);
+}
+
+/* A configuration that differs from the defaults in the fields set (0: the default's). */
+typedef struct {
+  uint32_t bit_period, rx_depth, tx_credit_max, tx_depth, reset_cycles, wait_cycles;
+} cfg_over_t;
+
+static void cfg_with(dslink_cfg_t *c, const cfg_over_t *o) {
+  cfg_defaults(c);
+  const uint32_t v[] = {o->bit_period, o->rx_depth, o->tx_credit_max,
+                        o->tx_depth,   o->reset_cycles, o->wait_cycles};
+  uint32_t *f[] = {&c->bit_period, &c->rx_depth,     &c->tx_credit_max,
+                   &c->tx_depth,   &c->reset_cycles, &c->wait_cycles};
+  for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+    if (v[i])
+      *f[i] = v[i];
+}
+
+/* A case of a test run on several configurations, with its argument (a seed, an expected time). */
+typedef struct {
+  cfg_over_t o;
+  long arg;
+} cfg_case_t;
+
+static void run_cfg_cases(const cfg_case_t *k, size_t n, void (*run)(const dslink_cfg_t *, long)) {
+  for (size_t i = 0; i < n; i++) {
+    dslink_cfg_t c;
+    cfg_with(&c, &k[i].o);
+    run(&c, k[i].arg);
+  }
+}
+
 /* ---------------------------------------------------------------------------------------------- */
 /* Counters by name.                                                                               */
 
@@ -684,8 +727,7 @@ static void test_reset_and_defaults(void **state) {
 static void test_eval_pure_moore(void **state) {
   (void)state;
   dslink_cfg_t c;
-  cfg_defaults(&c);
-  pair_init(&c, &c);
+  pair_default(&c);
   for (int i = 0; i < 40; i++)
     end_push(&g_a, DSLINK_KIND_DATA, (unsigned)i * 7u);
   end_push(&g_a, DSLINK_KIND_EOP, 0);
@@ -940,33 +982,20 @@ static void test_startup_default(void **state) {
 
 static void test_startup_short_timers(void **state) {
   (void)state;
-  dslink_cfg_t c;
-  cfg_defaults(&c);
-  c.reset_cycles = 10;
-  c.wait_cycles = 20;
-  startup_case(&c, 10 + 20 + 1 + 23);
-  cfg_defaults(&c);
-  c.reset_cycles = 1;
-  c.wait_cycles = 1;
-  c.rx_depth = 8;
-  c.tx_credit_max = 8;
-  startup_case(&c, -1);
-  cfg_defaults(&c);
-  c.rx_depth = 128;
-  c.tx_credit_max = 128;
-  c.tx_depth = 2;
-  startup_case(&c, -1);
-  cfg_defaults(&c);
-  c.bit_period = 3;
-  startup_case(&c, -1);
+  static const cfg_case_t cases[] = {
+      {{.reset_cycles = 10, .wait_cycles = 20}, 10 + 20 + 1 + 23}, /* arg: Run's cycle, -1: any */
+      {{.reset_cycles = 1, .wait_cycles = 1, .rx_depth = 8, .tx_credit_max = 8}, -1},
+      {{.rx_depth = 128, .tx_credit_max = 128, .tx_depth = 2}, -1},
+      {{.bit_period = 3}, -1},
+  };
+  run_cfg_cases(cases, sizeof cases / sizeof cases[0], startup_case);
 }
 
 /* link_en = 0: the link stays in Ready with its lines at 0 (§2, §4). */
 static void test_link_en_off_stays_ready(void **state) {
   (void)state;
   dslink_cfg_t c;
-  cfg_defaults(&c);
-  pair_init(&c, &c);
+  pair_default(&c);
   g_a.in.link_en = 0;
   g_b.in.link_en = 0;
   pair_run(&g_a, &g_b, c.reset_cycles + c.wait_cycles);
@@ -1108,8 +1137,7 @@ static void check_unit_sequence(const unit_t *u, size_t nu, const uint16_t *sent
 static void test_encoding_and_parity(void **state) {
   (void)state;
   dslink_cfg_t c;
-  cfg_defaults(&c);
-  pair_init(&c, &c);
+  pair_default(&c);
   dec_init(&g_deca);
   g_a.txdec = &g_deca;
 
@@ -1276,10 +1304,10 @@ static void test_credit_stall_rx_ready0(void **state) {
 /* ---------------------------------------------------------------------------------------------- */
 /* Traffic: back-to-back packets, long packets, random back-pressure, several configurations.     */
 
-static void traffic_case(const dslink_cfg_t *c, uint64_t seed) {
+static void traffic_case(const dslink_cfg_t *c, long seed) {
   pair_init(c, c);
   rng_t rng;
-  rng_seed(&rng, seed, 7);
+  rng_seed(&rng, (uint64_t)seed, 7);
   static uint16_t sa[TXQ_MAX], sb[TXQ_MAX];
   size_t na = 0, nb = 0;
   /* Back-to-back short packets (including empty ones) ended by EOP and EOM alternately. */
@@ -1328,20 +1356,12 @@ static void test_traffic_default(void **state) {
 
 static void test_traffic_configs(void **state) {
   (void)state;
-  dslink_cfg_t c;
-  cfg_defaults(&c);
-  c.bit_period = 3;
-  traffic_case(&c, 2);
-  cfg_defaults(&c);
-  c.rx_depth = 8;
-  c.tx_credit_max = 8;
-  c.tx_depth = 2;
-  traffic_case(&c, 3);
-  cfg_defaults(&c);
-  c.rx_depth = 128;
-  c.tx_credit_max = 128;
-  c.tx_depth = 128;
-  traffic_case(&c, 4);
+  static const cfg_case_t cases[] = {
+      {{.bit_period = 3}, 2}, /* arg: the seed */
+      {{.rx_depth = 8, .tx_credit_max = 8, .tx_depth = 2}, 3},
+      {{.rx_depth = 128, .tx_credit_max = 128, .tx_depth = 128}, 4},
+  };
+  run_cfg_cases(cases, sizeof cases / sizeof cases[0], traffic_case);
 }
 
 /* §8 latency: on an idle link a byte reaches the peer's rx_valid_o within
@@ -1349,8 +1369,7 @@ static void test_traffic_configs(void **state) {
 static void test_latency_idle(void **state) {
   (void)state;
   dslink_cfg_t c;
-  cfg_defaults(&c);
-  pair_init(&c, &c);
+  pair_default(&c);
   pair_until_run(&g_a, &g_b, 1000);
   pair_run(&g_a, &g_b, 200);
   for (int k = 0; k < 8; k++) {
@@ -1377,9 +1396,7 @@ static void test_latency_idle(void **state) {
 static void test_timeout_started(void **state) {
   (void)state;
   dslink_cfg_t c;
-  cfg_defaults(&c);
-  end_init(&g_e, "E", &c);
-  gen_init(&g_gen, 1);
+  single_default(&c);
   g_gen.idle_null = 0; /* a peer that never transmits */
   single_until_state(&g_e, &g_gen, ST_STA, 1000);
   assert_int_equal(g_e.cyc, c.reset_cycles + c.wait_cycles + 1);
@@ -1453,22 +1470,27 @@ static void test_timeout_connecting(void **state) {
   check_L_zero(&g_e);
 }
 
-static void test_link_en_drop_started(void **state) {
-  (void)state;
-  dslink_cfg_t c;
-  cfg_defaults(&c);
-  end_init(&g_e, "E", &c);
-  gen_init(&g_gen, 1);
-  g_gen.idle_null = 0;
-  single_until_state(&g_e, &g_gen, ST_STA, 1000);
-  single_run(&g_e, &g_gen, 10);
-  assert_int_equal(g_e.st.r.fsm_state, ST_STA);
+/* link_en falls: E goes to ErrorReset at the next edge, counting no error and with its L
+   outputs at 0. */
+static void single_drop_link_en(void) {
   g_e.in.link_en = 0;
   single_cycle(&g_e, &g_gen);
   assert_int_equal(g_e.st.r.fsm_state, ST_ER);
   uint32_t z[C_N] = {0};
   cnt_expect(&g_e, z, -1, 0);
   check_L_zero(&g_e);
+}
+
+static void test_link_en_drop_started(void **state) {
+  (void)state;
+  dslink_cfg_t c;
+  single_default(&c);
+  g_gen.idle_null = 0;
+  single_until_state(&g_e, &g_gen, ST_STA, 1000);
+  single_run(&g_e, &g_gen, 10);
+  assert_int_equal(g_e.st.r.fsm_state, ST_STA);
+  single_drop_link_en();
+  const uint32_t z[C_N] = {0};
   single_run(&g_e, &g_gen, c.reset_cycles + c.wait_cycles + 1000);
   assert_int_equal(g_e.st.r.fsm_state, ST_RDY);
   cnt_expect(&g_e, z, -1, 0);
@@ -1477,18 +1499,12 @@ static void test_link_en_drop_started(void **state) {
 static void test_link_en_drop_connecting(void **state) {
   (void)state;
   dslink_cfg_t c;
-  cfg_defaults(&c);
-  end_init(&g_e, "E", &c);
-  gen_init(&g_gen, 1);
+  single_default(&c);
   single_until_state(&g_e, &g_gen, ST_CON, 1000);
   single_run(&g_e, &g_gen, 20);
   assert_int_equal(g_e.st.r.fsm_state, ST_CON);
-  g_e.in.link_en = 0;
-  single_cycle(&g_e, &g_gen);
-  assert_int_equal(g_e.st.r.fsm_state, ST_ER);
-  uint32_t z[C_N] = {0};
-  cnt_expect(&g_e, z, -1, 0);
-  check_L_zero(&g_e);
+  single_drop_link_en();
+  const uint32_t z[C_N] = {0};
   /* NULLs keep arriving: it waits in Ready (synchronised, no errors). */
   single_run(&g_e, &g_gen, c.reset_cycles + c.wait_cycles + 500);
   assert_int_equal(g_e.st.r.fsm_state, ST_RDY);
@@ -1504,8 +1520,7 @@ static void test_link_en_drop_connecting(void **state) {
 static void test_link_en_drop_run(void **state) {
   (void)state;
   dslink_cfg_t c;
-  cfg_defaults(&c);
-  pair_init(&c, &c);
+  pair_default(&c);
   pair_until_run(&g_a, &g_b, 1000);
   /* A complete packet first: a later link reset must not close it again (§6.3 rx_open). */
   end_push(&g_a, DSLINK_KIND_DATA, 0x21);
@@ -1782,9 +1797,7 @@ static void test_fsm_connecting_to_run(void **state) {
 static void test_sync_needs_exact_null(void **state) {
   (void)state;
   dslink_cfg_t c;
-  cfg_defaults(&c);
-  end_init(&g_e, "E", &c);
-  gen_init(&g_gen, 1);
+  single_default(&c);
   g_gen.idle_null = 0;
   /* 0 1 1 1 0 1 1 0 repeated: no 8-bit window equals 0 1 1 1 0 1 0 0, though 6 bits do match. */
   static const uint8_t pat[8] = {0, 1, 1, 1, 0, 1, 1, 0};
@@ -1829,9 +1842,7 @@ static void test_sync_needs_exact_null(void **state) {
 static void test_disconnect_boundary(void **state) {
   (void)state;
   dslink_cfg_t c;
-  cfg_defaults(&c);
-  end_init(&g_e, "E", &c);
-  gen_init(&g_gen, 1);
+  single_default(&c);
   single_bring_up(&g_e, &g_gen);
   g_gen.period = c.disconnect_cycles; /* bits every 8 cycles: 7 cycles without a bit between */
   single_run(&g_e, &g_gen, 3000);
@@ -1853,9 +1864,7 @@ static void test_disconnect_boundary(void **state) {
 static void test_parity_error_data_closes_packet(void **state) {
   (void)state;
   dslink_cfg_t c;
-  cfg_defaults(&c);
-  end_init(&g_e, "E", &c);
-  gen_init(&g_gen, 1);
+  single_default(&c);
   single_bring_up(&g_e, &g_gen);
   uint32_t before[C_N];
   cnt_snap(&g_e.st.r, before);
@@ -1879,9 +1888,7 @@ static void test_parity_error_data_closes_packet(void **state) {
  * only cnt_par_err counts. */
 static void par_pending_case(uint32_t target, int what) {
   dslink_cfg_t c;
-  cfg_defaults(&c);
-  end_init(&g_e, "E", &c);
-  gen_init(&g_gen, 1);
+  single_default(&c);
   if (target == ST_RUN) {
     single_bring_up(&g_e, &g_gen); /* tx_credit == TxCreditMax */
   } else {
@@ -1923,9 +1930,7 @@ static void test_par_err_drops_pending(void **state) {
 static void test_confirmation_delay(void **state) {
   (void)state;
   dslink_cfg_t c;
-  cfg_defaults(&c);
-  end_init(&g_e, "E", &c);
-  gen_init(&g_gen, 1);
+  single_default(&c);
   single_bring_up(&g_e, &g_gen);
   /* Let the current NULL finish, then one DATA and stop. */
   for (int i = 0; g_gen.head != g_gen.tail; i++) {
@@ -1958,8 +1963,7 @@ static void test_confirmation_delay(void **state) {
 static void test_packet_cut(void **state) {
   (void)state;
   dslink_cfg_t c;
-  cfg_defaults(&c);
-  pair_init(&c, &c);
+  pair_default(&c);
   static wire_t wab;
   wire_init(&wab);
   g_wab = &wab;
@@ -2035,8 +2039,7 @@ static void test_packet_cut(void **state) {
 static void test_abort(void **state) {
   (void)state;
   dslink_cfg_t c;
-  cfg_defaults(&c);
-  pair_init(&c, &c);
+  pair_default(&c);
   pair_until_run(&g_a, &g_b, 1000);
   pair_run(&g_a, &g_b, 100);
   for (unsigned i = 0; i < 5; i++)
@@ -2074,8 +2077,7 @@ static void test_abort(void **state) {
 static void test_parity_hold_flipped_bit(void **state) {
   (void)state;
   dslink_cfg_t c;
-  cfg_defaults(&c);
-  pair_init(&c, &c);
+  pair_default(&c);
   static wire_t wab;
   wire_init(&wab);
   dec_init(&g_decb);
