@@ -10,52 +10,29 @@
 #include "c104_net_int.h"
 #include <madpost/net_err.h>
 
-#define ALLOC(p, n)                                                                                \
-  do {                                                                                             \
-    (p) = calloc((size_t)(n) + 1u, sizeof *(p));                                                   \
-    if (!(p))                                                                                      \
-      return -1;                                                                                   \
-  } while (0)
+/* Every array of the network and its length in elements, one list for alloc_arrays and
+ * c104_net_free so that the two cannot disagree (ptab and mbuf grow later: their lengths are the
+ * starting capacities pcap and mcap). */
+#define C104_NET_ARRAYS(X)                                                                         \
+  X(swc, S) X(setup, S) X(sw, S) X(swn, S) X(swin, S)                                              \
+  X(nc, N) X(ns, N) X(nn, N) X(nev, N) X(nl, N * P) X(nln, N * P) X(nlev, N * P)                   \
+  X(peer, w->nend) X(internal, w->nend) X(used, w->nend) X(trk, w->nend) X(ubits, w->nend)         \
+  X(sl_id, S * C104_PORTS) X(rx_id, N * P) X(rx_open, N * P) X(ptab, w->pcap) X(tx_id, N * P)      \
+  X(done, (size_t)N * K) X(dlv, (size_t)N * K) X(vl_to, (size_t)N * N) X(vlpeer, (size_t)N * K)   \
+  X(prr, N) X(rng, N) X(arr, N) X(man, N) X(man_n, N) X(man_cap, N)                                \
+  X(last_cnt, S * C104_PORTS * 5) X(mbuf, w->mcap)
 
 /* Every array of the network, zeroed; -1 out of memory (c104_net_free frees what was). */
 static int alloc_arrays(c104_net_t *w) {
   const uint32_t N = w->N, S = w->S, P = w->P, K = w->K;
-  ALLOC(w->swc, S);
-  ALLOC(w->setup, S);
-  ALLOC(w->sw, S);
-  ALLOC(w->swn, S);
-  ALLOC(w->swin, S);
-  ALLOC(w->nc, N);
-  ALLOC(w->ns, N);
-  ALLOC(w->nn, N);
-  ALLOC(w->nev, N);
-  ALLOC(w->nl, N * P);
-  ALLOC(w->nln, N * P);
-  ALLOC(w->nlev, N * P);
-  ALLOC(w->peer, w->nend);
-  ALLOC(w->internal, w->nend);
-  ALLOC(w->used, w->nend);
-  ALLOC(w->trk, w->nend);
-  ALLOC(w->ubits, w->nend);
-  ALLOC(w->sl_id, S * C104_PORTS);
-  ALLOC(w->rx_id, N * P);
-  ALLOC(w->rx_open, N * P);
   w->pcap = 1024;
-  ALLOC(w->ptab, w->pcap);
-  ALLOC(w->tx_id, N * P);
-  ALLOC(w->done, (size_t)N * K);
-  ALLOC(w->dlv, (size_t)N * K);
-  ALLOC(w->vl_to, (size_t)N * N);
-  ALLOC(w->vlpeer, (size_t)N * K);
-  ALLOC(w->prr, N);
-  ALLOC(w->rng, N);
-  ALLOC(w->arr, N);
-  ALLOC(w->man, N);
-  ALLOC(w->man_n, N);
-  ALLOC(w->man_cap, N);
-  ALLOC(w->last_cnt, S * C104_PORTS * 5);
   w->mcap = 64;
-  ALLOC(w->mbuf, w->mcap);
+#define X(name, n)                                                                                 \
+  w->name = calloc((size_t)(n) + 1u, sizeof *w->name);                                             \
+  if (!w->name)                                                                                    \
+    return -1;
+  C104_NET_ARRAYS(X)
+#undef X
   return 0;
 }
 
@@ -169,11 +146,8 @@ void c104_net_free(c104_net_t *w) {
     t9k_node_free(&w->ns[i], &w->nn[i]);
   for (uint32_t i = 0; w->man && i < w->N; i++)
     free(w->man[i]);
-  void *p[] = {w->swc,  w->setup, w->sw,    w->swn,   w->swin,    w->nc,     w->ns,      w->nn,
-               w->nev,  w->nl,    w->nln,   w->nlev,  w->peer,    w->internal, w->used,  w->trk,
-               w->ubits, w->sl_id, w->rx_id, w->rx_open, w->ptab, w->tx_id, w->done, w->dlv,    w->vl_to,  w->vlpeer, w->prr,
-               w->rng,  w->arr,   w->man,   w->man_n, w->man_cap, w->last_cnt, w->mbuf};
-  for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
-    free(p[i]);
+#define X(name, n) free(w->name);
+  C104_NET_ARRAYS(X)
+#undef X
   free(w);
 }
