@@ -219,6 +219,78 @@ int c104_net_cfg_check(const c104_net_cfg_t *c, char *err, size_t n) {
   return 0;
 }
 
+/* Circulant wiring: K/2 distinct offsets from 1..floor((N-1)/2), drawn by a partial Fisher-Yates
+   with the run seed; end 2j of a joins end 2j + 1 of a + offset j. */
+static void wire_circulant(uint64_t seed, uint32_t N, uint32_t K, uint16_t *vl_to,
+                           uint32_t *peer) {
+  const uint32_t G = (N - 1) / 2;
+  uint32_t g[1024]; /* N <= 1024 (a 32 x 32 grid) */
+  for (uint32_t i = 0; i < G; i++)
+    g[i] = i + 1;
+  rng_t r;
+  rng_seed(&r, seed, 0x1050000u);
+  for (uint32_t j = 0; j < K / 2; j++) {
+    const uint32_t k = j + rng_below(&r, G - j);
+    const uint32_t t = g[j];
+    g[j] = g[k], g[k] = t;
+    for (uint32_t a = 0; a < N; a++) {
+      const uint32_t b = (a + g[j]) % N;
+      peer[(size_t)a * K + 2 * j] = b * K + 2 * j + 1;
+      peer[(size_t)b * K + 2 * j + 1] = a * K + 2 * j;
+      if (vl_to[(size_t)a * N + b] == 0xFFFF)
+        vl_to[(size_t)a * N + b] = (uint16_t)(2 * j);
+    }
+  }
+}
+
+/* All-to-all: end c of n joins node (n + 1 + c) mod N, end N - 2 - c. */
+static void wire_all_to_all(uint32_t N, uint32_t K, uint16_t *vl_to, uint32_t *peer) {
+  for (uint32_t a = 0; a < N; a++)
+    for (uint32_t ci = 0; ci + 1 < N && ci < K; ci++) {
+      const uint32_t b = (a + 1 + ci) % N;
+      peer[(size_t)a * K + ci] = b * K + (N - 2 - ci);
+      vl_to[(size_t)a * N + b] = (uint16_t)ci;
+    }
+}
+
+/* Local traffic: end i of a to the i-th node of a's local list, joined to the end b keeps for a. */
+static void wire_local(const net_traffic_cfg_t *t, uint32_t N, uint32_t K, uint16_t *vl_to,
+                       uint32_t *peer) {
+  uint32_t list[1024];
+  for (uint32_t a = 0; a < N; a++) {
+    const uint32_t k = local_list(t, N, a, list);
+    for (uint32_t i = 0; i < k; i++)
+      vl_to[(size_t)a * N + list[i]] = (uint16_t)i;
+  }
+  for (uint32_t a = 0; a < N; a++)
+    for (uint32_t b = 0; b < N; b++)
+      if (vl_to[(size_t)a * N + b] != 0xFFFF)
+        peer[(size_t)a * K + vl_to[(size_t)a * N + b]] = b * K + vl_to[(size_t)b * N + a];
+}
+
+/* A permutation: ends 2i (i < K / 2) of n send to ends 2i + 1 of pi(n); fixed points send
+   nothing; the sender takes its ends in turn (c104_net_work.c), so K = 2j gives j packets of one
+   node in flight at once. -1 if the pattern is not a permutation. */
+static int wire_permutation(const net_traffic_cfg_t *t, uint32_t N, uint32_t K, uint16_t *vl_to,
+                            uint32_t *peer, char *err, size_t n) {
+  for (uint32_t a = 0; a < N; a++) {
+    rng_t r;
+    rng_seed(&r, 0, 0); /* permutations draw nothing */
+    const int64_t b = net_traffic_dest(t, a, &r);
+    if (b < 0)
+      continue;
+    if (peer[(size_t)b * K + 1] != T9K_NODE_NOPEER)
+      return net_fail(err, n, "pattern %s is not a permutation at node %lld",
+                      net_pattern_name(t->pattern), (long long)b);
+    for (uint32_t i = 0; 2 * i + 1 < K; i++) {
+      peer[(size_t)a * K + 2 * i] = (uint32_t)b * K + 2 * i + 1;
+      peer[(size_t)b * K + 2 * i + 1] = a * K + 2 * i;
+    }
+    vl_to[(size_t)a * N + b] = 0;
+  }
+  return 0;
+}
+
 /* Fills vl_to[n * N + m] (the end of n joined to m, or 0xFFFF) and the peers (end c of n joins
    peer[n * K + c] = m * K + c', or T9K_NODE_NOPEER), from the pattern (§17.4). */
 int c104_net_vl_wiring(const c104_net_cfg_t *c, uint64_t seed, uint32_t N, uint32_t K, int circ,
@@ -229,25 +301,7 @@ int c104_net_vl_wiring(const c104_net_cfg_t *c, uint64_t seed, uint32_t N, uint3
     vl_to[i] = 0xFFFF;
   const uint32_t pat = c->pattern;
   if (circ) {
-    /* K/2 distinct offsets from 1..floor((N-1)/2): a partial Fisher-Yates with the run seed */
-    const uint32_t G = (N - 1) / 2;
-    uint32_t g[1024]; /* N <= 1024 (a 32 x 32 grid) */
-    for (uint32_t i = 0; i < G; i++)
-      g[i] = i + 1;
-    rng_t r;
-    rng_seed(&r, seed, 0x1050000u);
-    for (uint32_t j = 0; j < K / 2; j++) {
-      const uint32_t k = j + rng_below(&r, G - j);
-      const uint32_t t = g[j];
-      g[j] = g[k], g[k] = t;
-      for (uint32_t a = 0; a < N; a++) {
-        const uint32_t b = (a + g[j]) % N;
-        peer[(size_t)a * K + 2 * j] = b * K + 2 * j + 1;
-        peer[(size_t)b * K + 2 * j + 1] = a * K + 2 * j;
-        if (vl_to[(size_t)a * N + b] == 0xFFFF)
-          vl_to[(size_t)a * N + b] = (uint16_t)(2 * j);
-      }
-    }
+    wire_circulant(seed, N, K, vl_to, peer);
     return 0;
   }
   if (pat == C104_NET_PATTERN_NONE &&
@@ -261,47 +315,14 @@ int c104_net_vl_wiring(const c104_net_cfg_t *c, uint64_t seed, uint32_t N, uint3
     return 0;
   }
   if (pat == C104_NET_PATTERN_NONE || pat == NET_TR_UNIFORM || pat == NET_TR_HOTSPOT) {
-    /* all-to-all: end c of n joins node (n + 1 + c) mod N, end N - 2 - c */
-    for (uint32_t a = 0; a < N; a++)
-      for (uint32_t ci = 0; ci + 1 < N && ci < K; ci++) {
-        const uint32_t b = (a + 1 + ci) % N;
-        peer[(size_t)a * K + ci] = b * K + (N - 2 - ci);
-        vl_to[(size_t)a * N + b] = (uint16_t)ci;
-      }
+    wire_all_to_all(N, K, vl_to, peer);
     return 0;
   }
   net_traffic_cfg_t t;
   c104_net_traffic_cfg(c, &t);
   if (pat == NET_TR_LOCAL) {
-    uint32_t list[1024];
-    for (uint32_t a = 0; a < N; a++) {
-      const uint32_t k = local_list(&t, N, a, list);
-      for (uint32_t i = 0; i < k; i++)
-        vl_to[(size_t)a * N + list[i]] = (uint16_t)i;
-    }
-    for (uint32_t a = 0; a < N; a++)
-      for (uint32_t b = 0; b < N; b++)
-        if (vl_to[(size_t)a * N + b] != 0xFFFF)
-          peer[(size_t)a * K + vl_to[(size_t)a * N + b]] = b * K + vl_to[(size_t)b * N + a];
+    wire_local(&t, N, K, vl_to, peer);
     return 0;
   }
-  /* a permutation: ends 2i (i < K / 2) of n send to ends 2i + 1 of pi(n); fixed points send
-     nothing; the sender takes its ends in turn (c104_net_work.c), so K = 2j gives j packets of one
-     node in flight at once */
-  for (uint32_t a = 0; a < N; a++) {
-    rng_t r;
-    rng_seed(&r, 0, 0); /* permutations draw nothing */
-    const int64_t b = net_traffic_dest(&t, a, &r);
-    if (b < 0)
-      continue;
-    if (peer[(size_t)b * K + 1] != T9K_NODE_NOPEER)
-      return net_fail(err, n, "pattern %s is not a permutation at node %lld",
-                      net_pattern_name(t.pattern), (long long)b);
-    for (uint32_t i = 0; 2 * i + 1 < K; i++) {
-      peer[(size_t)a * K + 2 * i] = (uint32_t)b * K + 2 * i + 1;
-      peer[(size_t)b * K + 2 * i + 1] = a * K + 2 * i;
-    }
-    vl_to[(size_t)a * N + b] = 0;
-  }
-  return 0;
+  return wire_permutation(&t, N, K, vl_to, peer, err, n);
 }
