@@ -484,6 +484,46 @@ static int plot_sweep(const char *dir, const char *name) {
   return rc == 0 && !noisy ? 0 : -1;
 }
 
+/* The sweep's points into OUT/NAME.csv, the configuration as comments first. -1 after a
+   message if the file cannot be written. */
+static int sweep_write_csv(const sweep_opts_t *o, const mp1_sim_cfg_t *c, const point_t *pts,
+                           uint32_t got) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s.csv", o->out, o->name);
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "madpost: sweep: cannot write %s\n", path);
+    return -1;
+  }
+  mp1_sim_cfg_text(c, f, "# ");
+  csv_head(f);
+  for (uint32_t i = 0; i < got; i++) csv_point(f, &pts[i]);
+  fclose(f);
+  return 0;
+}
+
+/* The same into OUT/NAME.json, with the configuration and the saturation load. */
+static int sweep_write_json(const sweep_opts_t *o, const mp1_sim_cfg_t *c, const point_t *pts,
+                            uint32_t got, double sat_load) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s.json", o->out, o->name);
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "madpost: sweep: cannot write %s\n", path);
+    return -1;
+  }
+  fprintf(f, "{\"params\":{");
+  mp1_sim_cfg_json(c, f);
+  fprintf(f, "},\"saturation_load\":%g,\"points\":[", sat_load);
+  for (uint32_t i = 0; i < got; i++) {
+    if (i) fprintf(f, ",\n");
+    json_point(f, &pts[i]);
+  }
+  fprintf(f, "]}\n");
+  fclose(f);
+  return 0;
+}
+
 int madpost_cmd_sweep(int argc, char **argv) {
   mp1_sim_cfg_t c;
   const char *format = "csv";
@@ -522,34 +562,10 @@ int madpost_cmd_sweep(int argc, char **argv) {
   pr.done = pr.total;
   progress(&pr, 1.0);
   fprintf(stderr, "\n");
-  char path[1024];
-  snprintf(path, sizeof path, "%s/%s.csv", o.out, o.name);
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    fprintf(stderr, "madpost: sweep: cannot write %s\n", path);
+  if (sweep_write_csv(&o, &c, pts, got) || sweep_write_json(&o, &c, pts, got, sat_load)) {
     free(pts);
     return 1;
   }
-  mp1_sim_cfg_text(&c, f, "# ");
-  csv_head(f);
-  for (uint32_t i = 0; i < got; i++) csv_point(f, &pts[i]);
-  fclose(f);
-  snprintf(path, sizeof path, "%s/%s.json", o.out, o.name);
-  f = fopen(path, "w");
-  if (!f) {
-    fprintf(stderr, "madpost: sweep: cannot write %s\n", path);
-    free(pts);
-    return 1;
-  }
-  fprintf(f, "{\"params\":{");
-  mp1_sim_cfg_json(&c, f);
-  fprintf(f, "},\"saturation_load\":%g,\"points\":[", sat_load);
-  for (uint32_t i = 0; i < got; i++) {
-    if (i) fprintf(f, ",\n");
-    json_point(f, &pts[i]);
-  }
-  fprintf(f, "]}\n");
-  fclose(f);
   printf("sweep %s: %u points, highest load without queue overflow %g%%, results in %s/%s.csv "
          "and .json\n",
          o.name, got, sat_load, o.out, o.name);
