@@ -652,8 +652,9 @@ static void test_lfsr(void **state) {
   assert_int_equal(c104_rand_header(0x1234, 50, 40), 50);          /* rhi < rlo: rlo */
 }
 
-static void test_universal(void **state) {
-  (void)state;
+/* The first draws of a universal port (lfsr 0xACE1): each packet gets a random header before its
+   own, the LFSR stepping once per packet. */
+static void universal_first_draws(void) {
   sw_t *w = sw_new(ALL_TOK);
   c104_setup_t s;
   c104_setup_default(&s);
@@ -681,11 +682,14 @@ static void test_universal(void **state) {
   expect_silent_except(w, 1u << 4);
   assert_int_equal(w->st.r.lfsr[0], 0x7138 >> 1); /* 0x7138 even: 0x389C */
   sw_free(w);
+}
 
-  /* Many draws against the reference generator; every header within [rlo, rhi]; H = 2 emits
-     the random header most significant byte first; deterministic from the seed. */
+/* Many draws against the reference generator; every header within [rlo, rhi]; H = 2 emits the
+   random header most significant byte first; deterministic from the seed. */
+static void universal_many_draws(void) {
   for (int run = 0; run < 2; run++) {
-    w = sw_new(ALL_TOK);
+    sw_t *w = sw_new(ALL_TOK);
+    c104_setup_t s;
     c104_setup_default(&s);
     s.port[6].rnd = 1;
     s.port[6].hdr2 = 1;
@@ -714,10 +718,13 @@ static void test_universal(void **state) {
     assert_int_equal(w->st.r.lfsr[6], x);
     sw_free(w);
   }
+}
 
-  /* a draw that hits a discard entry: the whole packet, its first byte included, is dropped (S2);
-     rhi < rlo draws rlo every time and the LFSR still steps */
-  w = sw_new(ALL_TOK);
+/* A draw that hits a discard entry: the whole packet, its first byte included, is dropped (S2);
+   rhi < rlo draws rlo every time and the LFSR still steps. */
+static void universal_discard(void) {
+  sw_t *w = sw_new(ALL_TOK);
+  c104_setup_t s;
   c104_setup_default(&s);
   s.port[1].rnd = 1;
   s.port[1].rlo = 50;
@@ -733,6 +740,13 @@ static void test_universal(void **state) {
   EXPECT_POPPED(w, 1, 11, 12, 13, 15, 16);
   assert_int_equal(w->st.r.lfsr[1], 0x7138);
   sw_free(w);
+}
+
+static void test_universal(void **state) {
+  (void)state;
+  universal_first_draws();
+  universal_many_draws();
+  universal_discard();
 }
 
 /* §11.3: universal routing through a loopback port (bit-level port 31 wired to itself, del = 2):
