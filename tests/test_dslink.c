@@ -1470,15 +1470,13 @@ static void test_timeout_connecting(void **state) {
   check_L_zero(&g_e);
 }
 
-/* link_en falls: E goes to ErrorReset at the next edge, counting no error and with its L
+/* link_en fell before the last edge: e is in ErrorReset, has counted no error and holds its L
    outputs at 0. */
-static void single_drop_link_en(void) {
-  g_e.in.link_en = 0;
-  single_cycle(&g_e, &g_gen);
-  assert_int_equal(g_e.st.r.fsm_state, ST_ER);
+static void check_link_en_dropped(const end_t *e) {
+  assert_int_equal(e->st.r.fsm_state, ST_ER);
   uint32_t z[C_N] = {0};
-  cnt_expect(&g_e, z, -1, 0);
-  check_L_zero(&g_e);
+  cnt_expect(e, z, -1, 0);
+  check_L_zero(e);
 }
 
 static void test_link_en_drop_started(void **state) {
@@ -1489,7 +1487,9 @@ static void test_link_en_drop_started(void **state) {
   single_until_state(&g_e, &g_gen, ST_STA, 1000);
   single_run(&g_e, &g_gen, 10);
   assert_int_equal(g_e.st.r.fsm_state, ST_STA);
-  single_drop_link_en();
+  g_e.in.link_en = 0;
+  single_cycle(&g_e, &g_gen);
+  check_link_en_dropped(&g_e);
   const uint32_t z[C_N] = {0};
   single_run(&g_e, &g_gen, c.reset_cycles + c.wait_cycles + 1000);
   assert_int_equal(g_e.st.r.fsm_state, ST_RDY);
@@ -1503,7 +1503,9 @@ static void test_link_en_drop_connecting(void **state) {
   single_until_state(&g_e, &g_gen, ST_CON, 1000);
   single_run(&g_e, &g_gen, 20);
   assert_int_equal(g_e.st.r.fsm_state, ST_CON);
-  single_drop_link_en();
+  g_e.in.link_en = 0;
+  single_cycle(&g_e, &g_gen);
+  check_link_en_dropped(&g_e);
   const uint32_t z[C_N] = {0};
   /* NULLs keep arriving: it waits in Ready (synchronised, no errors). */
   single_run(&g_e, &g_gen, c.reset_cycles + c.wait_cycles + 500);
@@ -1532,10 +1534,7 @@ static void test_link_en_drop_run(void **state) {
   assert_int_equal(g_b.st.r.rx_open, 0);
   g_a.in.link_en = 0;
   pair_cycle(&g_a, &g_b);
-  assert_int_equal(g_a.st.r.fsm_state, ST_ER);
-  uint32_t z[C_N] = {0};
-  cnt_expect(&g_a, z, -1, 0);
-  check_L_zero(&g_a);
+  check_link_en_dropped(&g_a);
   /* While link_en = 0, A never starts: its lines stay 0 and it never passes Ready. */
   for (int i = 0; i < 3000; i++) {
     CHECKF(g_a.st.r.fsm_state <= ST_RDY, "A in state %u with link_en = 0", g_a.st.r.fsm_state);

@@ -484,17 +484,23 @@ static int plot_sweep(const char *dir, const char *name) {
   return rc == 0 && !noisy ? 0 : -1;
 }
 
+/* OUT/NAME.EXT opened for writing, or NULL after a message. */
+static FILE *sweep_open(const sweep_opts_t *o, const char *ext) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s.%s", o->out, o->name, ext);
+  FILE *f = fopen(path, "w");
+  if (!f)
+    fprintf(stderr, "madpost: sweep: cannot write %s\n", path);
+  return f;
+}
+
 /* The sweep's points into OUT/NAME.csv, the configuration as comments first. -1 after a
    message if the file cannot be written. */
 static int sweep_write_csv(const sweep_opts_t *o, const mp1_sim_cfg_t *c, const point_t *pts,
                            uint32_t got) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/%s.csv", o->out, o->name);
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    fprintf(stderr, "madpost: sweep: cannot write %s\n", path);
+  FILE *f = sweep_open(o, "csv");
+  if (!f)
     return -1;
-  }
   mp1_sim_cfg_text(c, f, "# ");
   csv_head(f);
   for (uint32_t i = 0; i < got; i++) csv_point(f, &pts[i]);
@@ -505,13 +511,9 @@ static int sweep_write_csv(const sweep_opts_t *o, const mp1_sim_cfg_t *c, const 
 /* The same into OUT/NAME.json, with the configuration and the saturation load. */
 static int sweep_write_json(const sweep_opts_t *o, const mp1_sim_cfg_t *c, const point_t *pts,
                             uint32_t got, double sat_load) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/%s.json", o->out, o->name);
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    fprintf(stderr, "madpost: sweep: cannot write %s\n", path);
+  FILE *f = sweep_open(o, "json");
+  if (!f)
     return -1;
-  }
   fprintf(f, "{\"params\":{");
   mp1_sim_cfg_json(c, f);
   fprintf(f, "},\"saturation_load\":%g,\"points\":[", sat_load);
