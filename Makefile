@@ -839,6 +839,7 @@ TEST_PARTS := \
   mp1_mesh:unit:unit-mp1_mesh       mp1_sim:unit:unit-mp1_sim         mp1_sim:unit:unit-net_traffic \
   c104:unit:unit-c104               c104_net:unit:unit-c104_net       t9k_node:unit:unit-t9k_node \
   madpost:unit:unit-cli \
+  mp1_sim:unit:unit-net_input \
   $(foreach b,$(LINT_BLOCKS),$(b):lint:lint-$(b)) $(foreach b,$(PORT_BLOCKS),$(b):ports:ports-$(b))
 # What several parts share, built once before they start side by side.
 TEST_SHARED := $(LIB) $(LIB_SAN) $(BUILD)/madpost $(BUILD)/mutgen $(BUILD)/mutgen_reset $(BUILD)/portlist

@@ -86,9 +86,15 @@ void vcd_flush(vcd_t *v) {
     fflush(v->f);
 }
 
-void vcd_close(vcd_t *v) {
-  if (v->f)
-    fclose(v->f);
+int vcd_close(vcd_t *v) {
+  int r = 0;
+  if (v->f) {
+    if (fflush(v->f) || ferror(v->f))
+      r = -1;
+    if (fclose(v->f))
+      r = -1;
+  }
   free(v->sigs);
   memset(v, 0, sizeof *v);
+  return r;
 }

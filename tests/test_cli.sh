@@ -57,7 +57,7 @@ expect 2 "at most 4096x4096" -- sim --mesh 4097x4 --topology torus
 expect 0 "mesh=40x3 address-flits=2 routing" -- sim --mesh 40x3 --load 5 --warmup 100 --measure 300 --seeds 1
 expect 0 '"mesh":"4x4","address-flits":2,' -- sim --mesh 4x4 --address-flits 2 --load 5 --warmup 100 --measure 300 --seeds 1 --format json
 printf '[network]\nmesh = 4x4\nspeed = 9\n' > "$tmp/bad.ini"
-expect 2 "bad.ini: unknown parameter 'speed'" -- sim --config "$tmp/bad.ini"
+expect 2 "bad.ini: line 3: unknown parameter 'speed'" -- sim --config "$tmp/bad.ini"
 expect 2 "cannot open" -- sim --config "$tmp/none.ini"
 printf '[network]\nmesh = 4x4\n[run]\nseeds = 1\nwarmup = 100\nmeasure = 400\n' > "$tmp/ok.ini"
 expect 0 '"mesh":"4x4","address-flits":1,"routing":"adaptive"' -- sim --config "$tmp/ok.ini" --load 5 --format json

@@ -457,7 +457,11 @@ static int simulate(const mp1_hop_cfg_t *cfg, mp1_hop_result_t *res, const uint3
     transmit(&h, n, &tr, t);
     mp1_mesh_clock(&h.st, &h.nx);
   }
-  if (path) vcd_close(&h.vcd);
+  /* the dump is buffered: a full disk shows only when it is closed */
+  if (path && vcd_close(&h.vcd) && !failed) {
+    fail(err, errlen, "cannot write %s", cfg->vcd_path);
+    failed = 1;
+  }
   if (failed || !tr.got) {
     if (!failed)
       fail(err, errlen, "the message did not arrive within %llu cycles",

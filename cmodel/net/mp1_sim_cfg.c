@@ -1,13 +1,11 @@
 /* Parameters of the MP1 network simulator: one table of keys serves the command line, the INI
- * configuration file (read with inih, Debian's libinih) and the echo into every output. */
-#include <errno.h>
-#include <ini.h>
-#include <math.h>
-#include <stdlib.h>
+ * configuration file (net_ini.c, over Debian's libinih) and the echo into every output. */
 #include <string.h>
 
 #include <madpost/mp1_sim.h>
 #include <madpost/net_err.h>
+#include <madpost/net_ini.h>
+#include <madpost/net_num.h>
 
 void mp1_sim_cfg_default(mp1_sim_cfg_t *c) {
   memset(c, 0, sizeof *c);
@@ -40,13 +38,9 @@ static const char *const tinj_names[] = {"paper", "fixed", "random"};
 
 static int parse_u64(const char *key, const char *v, uint64_t lo, uint64_t hi, uint64_t *out,
                      char *err, size_t n) {
-  char *end;
-  errno = 0;
-  unsigned long long x = strtoull(v, &end, 10);
-  if (!*v || *end || errno || v[0] == '-' || x < lo || x > hi)
+  if (net_num_whole(v, lo, hi, out))
     return net_fail(err, n, "%s: '%s' is not a whole number in %llu..%llu", key, v,
-                (unsigned long long)lo, (unsigned long long)hi);
-  *out = x;
+                    (unsigned long long)lo, (unsigned long long)hi);
   return 0;
 }
 
@@ -60,12 +54,8 @@ static int parse_u32(const char *key, const char *v, uint32_t lo, uint32_t hi, u
 
 static int parse_dbl(const char *key, const char *v, double lo, double hi, double *out, char *err,
                      size_t n) {
-  char *end;
-  errno = 0;
-  double x = strtod(v, &end);
-  if (!*v || *end || errno || !isfinite(x) || x < lo || x > hi)
+  if (net_num_real(v, lo, hi, out))
     return net_fail(err, n, "%s: '%s' is not a number in %g..%g", key, v, lo, hi);
-  *out = x;
   return 0;
 }
 
@@ -181,9 +171,9 @@ int mp1_sim_cfg_set(mp1_sim_cfg_t *c, const char *key, const char *v, char *err,
   if (!strcmp(key, "bcast-size"))
     return parse_u32(key, v, 0, MP1_MESH_MAX_WIDE, &c->bcast_size, err, n);
   if (!strcmp(key, "hot-frac")) return parse_dbl(key, v, 0.0, 1.0, &c->traffic.hot_frac, err, n);
-  if (!strcmp(key, "warmup")) return parse_u64(key, v, 0, UINT64_C(1) << 40, &c->warmup, err, n);
-  if (!strcmp(key, "measure")) return parse_u64(key, v, 1, UINT64_C(1) << 40, &c->measure, err, n);
-  if (!strcmp(key, "drain")) return parse_u64(key, v, 0, UINT64_C(1) << 40, &c->drain, err, n);
+  if (!strcmp(key, "warmup")) return parse_u64(key, v, 0, MP1_SIM_CYCLES_MAX, &c->warmup, err, n);
+  if (!strcmp(key, "measure")) return parse_u64(key, v, 1, MP1_SIM_CYCLES_MAX, &c->measure, err, n);
+  if (!strcmp(key, "drain")) return parse_u64(key, v, 0, MP1_SIM_CYCLES_MAX, &c->drain, err, n);
   if (!strcmp(key, "seed")) return parse_u64(key, v, 0, UINT64_MAX, &c->seed, err, n);
   if (!strcmp(key, "seeds")) return parse_u32(key, v, 1, MP1_SIM_MAX_SEEDS, &c->seeds, err, n);
   return net_fail(err, n, "unknown parameter '%s'", key);
@@ -191,57 +181,30 @@ int mp1_sim_cfg_set(mp1_sim_cfg_t *c, const char *key, const char *v, char *err,
 
 typedef struct {
   mp1_sim_cfg_t *c;
-  char *err;
-  size_t n;
-  const char *path;
   uint32_t seen[sizeof keys / sizeof keys[0]];
 } load_ctx_t;
 
-static int on_key(void *user, const char *section, const char *name, const char *value) {
+/* One key = value of a configuration file (net_ini_load adds the file and line to err). */
+static int on_key(void *user, const char *section, const char *name, const char *value, char *err,
+                  size_t n) {
   load_ctx_t *L = user;
-  char sub[256];
-  if (*section && strcmp(section, "network") && strcmp(section, "traffic") && strcmp(section, "run")) {
-    net_fail(L->err, L->n, "%s: unknown section [%s] (sections: network, traffic, run)", L->path,
-         section);
-    return 0;
-  }
+  if (*section && strcmp(section, "network") && strcmp(section, "traffic") &&
+      strcmp(section, "run"))
+    return net_fail(err, n, "unknown section [%s] (sections: network, traffic, run)", section);
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
     if (strcmp(name, keys[i].key)) continue;
-    if (*section && strcmp(section, keys[i].section)) {
-      net_fail(L->err, L->n, "%s: '%s' belongs in section [%s], not [%s]", L->path, name,
-           keys[i].section, section);
-      return 0;
-    }
-    if (L->seen[i]++) {
-      net_fail(L->err, L->n, "%s: '%s' is given twice", L->path, name);
-      return 0;
-    }
-    if (mp1_sim_cfg_set(L->c, name, value, sub, sizeof sub)) {
-      net_fail(L->err, L->n, "%s: %s", L->path, sub);
-      return 0;
-    }
-    return 1;
+    if (*section && strcmp(section, keys[i].section))
+      return net_fail(err, n, "'%s' belongs in section [%s], not [%s]", name, keys[i].section,
+                      section);
+    if (L->seen[i]++) return net_fail(err, n, "'%s' is given twice", name);
+    return mp1_sim_cfg_set(L->c, name, value, err, n);
   }
-  net_fail(L->err, L->n, "%s: unknown parameter '%s'", L->path, name);
-  return 0;
+  return net_fail(err, n, "unknown parameter '%s'", name);
 }
 
 int mp1_sim_cfg_load(mp1_sim_cfg_t *c, const char *path, char *err, size_t n) {
-  load_ctx_t L = {.c = c, .err = err, .n = n, .path = path};
-  if (err && n) err[0] = 0;
-  const int r = ini_parse(path, on_key, &L);
-  if (r == -1) return net_fail(err, n, "%s: cannot open the configuration file", path);
-  if (r == -2) return net_fail(err, n, "%s: out of memory", path);
-  if (r > 0) {
-    if (err && n && !err[0]) net_fail(err, n, "%s: line %d: not of the form key = value", path, r);
-    else if (err && n) {
-      char tmp[320];
-      snprintf(tmp, sizeof tmp, "%s (line %d)", err, r);
-      snprintf(err, n, "%s", tmp);
-    }
-    return -1;
-  }
-  return 0;
+  load_ctx_t L = {.c = c};
+  return net_ini_load(path, on_key, &L, err, n);
 }
 
 int mp1_sim_cfg_check(const mp1_sim_cfg_t *c, char *err, size_t n) {

@@ -23,6 +23,8 @@ typedef enum { MP1_TINJ_PAPER = 0, MP1_TINJ_FIXED, MP1_TINJ_RANDOM } mp1_tinj_e;
 typedef enum { MP1_BCAST_NONE = 0, MP1_BCAST_HW, MP1_BCAST_P2P } mp1_bcast_e;
 
 enum { MP1_SIM_QUEUE = 10, MP1_SIM_MAX_SEEDS = 64 };
+/* The longest warm-up, window or drain (cycles): a 16x16 run of this many takes hours. */
+#define MP1_SIM_CYCLES_MAX UINT64_C(1000000000)
 
 /* Every parameter of a run; mp1_sim_cfg_default() gives seed 004's defaults. */
 typedef struct {

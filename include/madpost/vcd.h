@@ -37,7 +37,8 @@ void vcd_time(vcd_t *v, uint64_t t);
 /* Writes the value if it changed since the last write (or was never written). */
 void vcd_val(vcd_t *v, uint32_t sig, uint64_t val);
 void vcd_flush(vcd_t *v);
-void vcd_close(vcd_t *v);
+/* 0, or -1 if anything written to the file failed to reach it (it is closed either way). */
+int vcd_close(vcd_t *v);
 
 #ifdef __cplusplus
 }
