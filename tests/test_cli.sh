@@ -7,7 +7,7 @@ fails=0
 expect() { # expect CODE PATTERN -- ARGS...: exit code and a pattern in stdout+stderr
   local code=$1 pat=$2; shift 3
   local out rc
-  out=$("$bin" "$@" 2>&1); rc=$?
+  out=$(timeout 60 "$bin" "$@" 2>&1 </dev/null); rc=$? # a hang is a failure too (exit 124)
   if [ "$rc" != "$code" ] || ! grep -q -- "$pat" <<<"$out"; then
     echo "FAIL: madpost $* -> exit $rc (want $code), output lacks '$pat':"; echo "$out" | head -5
     fails=$((fails + 1))
@@ -135,6 +135,110 @@ for want in '^figure,h,bytes,s,n,c,quantity,unit,value$' '^tp,1,32,0,,,measured,
     '^tm,1,32,12,4096,,T_m_ack,cycles,56192$' '^channels,1,32,9,,,c_min_measured,channels,2$' \
     '^channels,1,32,16,,2,throughput,bytes/us,9.55224$'; do
   grep -q -- "$want" <<<"$out" || { echo "FAIL: c104cost csv lacks $want"; fails=$((fails + 1)); }
+done
+# ---- bad input (issue 16, docs/hardening.md): each class gets a clear error, never a shell,
+# a hang or silent loss
+abs=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+# 1. no user string reaches a shell: quotes in --out and --name are only names
+small=(--mesh 4x4 --warmup 100 --measure 300 --seeds 1)
+mkdir -p "$tmp/sh"
+(cd "$tmp/sh" && timeout 60 "$abs" sweep "${small[@]}" --loads 5:5:5 --out "o'; touch X; echo '" \
+  >/dev/null 2>&1)
+[ -e "$tmp/sh/X" ] && { echo "FAIL: sweep --out ran a shell command"; fails=$((fails + 1)); }
+(cd "$tmp/sh" && timeout 60 "$abs" sweep "${small[@]}" --loads 5:5:5 --out "q\"\$(touch Y)\`touch Z\`" \
+  --name "a'b" >/dev/null 2>&1)
+[ -e "$tmp/sh/Y" ] || [ -e "$tmp/sh/Z" ] && { echo "FAIL: sweep --out ran a command"; fails=$((fails + 1)); }
+for f in "o'; touch X; echo '/sweep_latency.png" "q\"\$(touch Y)\`touch Z\`/a'b_latency.svg"; do
+  [ -s "$tmp/sh/$f" ] || { echo "FAIL: sweep with quotes lacks $f"; fails=$((fails + 1)); }
+done
+# 2. the README's sweep (oblivious: gnuplot warns of the adaptations plot's empty y range) exits
+# 0 with every file written and non-empty; a failing gnuplot is an error naming it
+if command -v gnuplot >/dev/null; then
+  expect 0 "plots: " -- sweep "${small[@]}" --routing oblivious --loads 5:10:5 --out "$tmp/plot" --name obl
+  for t in latency util adapt buffers queue injdelay; do
+    for e in png svg; do
+      [ -s "$tmp/plot/obl_$t.$e" ] || { echo "FAIL: sweep plot obl_$t.$e missing or empty"; fails=$((fails + 1)); }
+    done
+  done
+  grep -q "obl.csv" "$tmp/plot/obl.gp" && { echo "FAIL: the plot script holds a path"; fails=$((fails + 1)); }
+else
+  echo "FAIL: gnuplot is not installed (scripts/deps.sh gnuplot-nox): the plotting path is untested"
+  fails=$((fails + 1))
+fi
+mkdir -p "$tmp/nognuplot"; printf '#!/bin/sh\nexit 1\n' > "$tmp/nognuplot/gnuplot"; chmod +x "$tmp/nognuplot/gnuplot"
+out=$(timeout 60 env PATH="$tmp/nognuplot" "$abs" sweep "${small[@]}" --loads 5:5:5 --out "$tmp/pf" 2>&1); rc=$?
+{ [ "$rc" = 1 ] && grep -q "gnuplot failed (exit 1)" <<<"$out"; } ||
+  { echo "FAIL: a failing gnuplot -> exit $rc: $out"; fails=$((fails + 1)); }
+out=$(timeout 60 env PATH="$tmp/none" "$abs" sweep "${small[@]}" --loads 5:5:5 --out "$tmp/pn" 2>&1); rc=$?
+{ [ "$rc" = 1 ] && grep -q "scripts/deps.sh gnuplot-nox" <<<"$out" && [ -s "$tmp/pn/sweep.csv" ]; } ||
+  { echo "FAIL: no gnuplot -> exit $rc: $out"; fails=$((fails + 1)); }
+grep -q '^/out/$' "$(dirname "$0")/../.gitignore" || { echo "FAIL: out/ not in .gitignore"; fails=$((fails + 1)); }
+# 3. numbers: one parser, no sign, space, hex, NaN or infinity, no wrap-around, documented ranges
+sw=(sweep "${small[@]}" --plots no --out "$tmp/n")
+expect 2 "loads: 'nan:nan:1' is not FROM:TO:STEP" -- "${sw[@]}" --loads nan:nan:1
+expect 2 "loads: '2000:2000:1' is not FROM:TO:STEP (percent, 0..1000" -- "${sw[@]}" --loads 2000:2000:1
+expect 2 "loads: '5:inf:5' is not" -- "${sw[@]}" --loads 5:inf:5
+expect 2 "loads: '0x5:10:5' is not" -- "${sw[@]}" --loads 0x5:10:5
+expect 0 "highest load without queue overflow: none (the lowest, 900%, overflowed)" -- \
+  sweep "${small[@]}" --queue 1 --load 1 --loads 900:900:1 --after 0 --plots no --out "$tmp/sat" --name s
+grep -q '"saturation_load":null' "$tmp/sat/s.json" || { echo "FAIL: saturation load of an all-saturated sweep"; fails=$((fails + 1)); }
+expect 2 "grid: '4294967298x4294967298' is not of the form WxH" -- c104net --grid 4294967298x4294967298
+expect 2 "grid: '4x 4' is not of the form WxH" -- c104net --grid "4x 4"
+expect 2 "grid: '+4x+4' is not of the form WxH" -- c104net --grid +4x+4
+expect 2 "seed: ' -1' is not a whole number" -- c104net --seed " -1"
+expect 2 "iat: '0x10' is not a number" -- c104net --iat 0x10
+expect 2 "seed: ' -1' is not a whole number" -- sim --seed " -1"
+expect 2 "seed: '+1' is not a whole number" -- sim --seed +1
+expect 2 "load: '0x10' is not a number" -- sim --load 0x10
+expect 2 "load: 'nan' is not a number" -- sim --load nan
+expect 2 "mesh (KX): '4 ' is not a whole number" -- sim --mesh "4 x4"
+expect 2 "warmup: '1099511627776' is not a whole number in 0..1000000000" -- sim --warmup 1099511627776
+expect 2 "seed: '18446744073709551616' is not a whole number" -- sim --seed 18446744073709551616
+expect 2 "mesh: '+4' is not a number" -- hop --mesh +4x4 --src 0,0 --dst 1,1
+expect 2 "seed: ' 1' is not a number" -- hop --src 0,0 --dst 1,1 --seed " 1"
+expect 2 "min: '0x1' is not a number" -- linkbw --min 0x1
+expect 2 "cycles: '+1000000' is not a number" -- linkbench --cycles +1000000
+expect 2 "cycles: ' 100' is not a number" -- meshbench --cycles " 100"
+for c in sim sweep c104net; do
+  for r in "--warmup CYCLES (.*0..1000000000)" "--seeds RUNS (.*1..[0-9]" "--load PERCENT.*0..1000"; do
+    expect 0 "$r" -- $c --help
+  done
+done
+expect 0 "--burst MEAN (4, 1..1000)" -- sim --help
+expect 0 "--after K (1, 0..100" -- sweep --help
+expect 0 "--grid WxH (4x4, 1..32 each)" -- c104net --help
+expect 0 "--messages N (default 200, 10..100000)" -- help
+# 4. configuration files: file, line and reason for every malformed line; only regular files
+{ printf '[traffic]\n; '; printf 'x%.0s' {1..200}; printf ' load = 90\n'; } > "$tmp/long.ini"
+expect 2 "long.ini: line 2: longer than 197 characters" -- sim --config "$tmp/long.ini" "${small[@]}"
+printf '[network]\nmesh = 4x4\nspeed = 1\nfoo = 2\n' > "$tmp/two.ini"
+expect 2 "two.ini: line 3: unknown parameter 'speed'$" -- sim --config "$tmp/two.ini"
+printf '[traffic]\nload = 5\n  6\n' > "$tmp/cont.ini"
+expect 2 "cont.ini: line 3: an indented line (continuation lines are not supported)" -- sim --config "$tmp/cont.ini"
+printf '[traffic]\nload 5\n' > "$tmp/noeq.ini"
+expect 2 "noeq.ini: line 2: not of the form key = value" -- sim --config "$tmp/noeq.ini"
+printf '[traffic\nload = 5\n' > "$tmp/sect.ini"
+expect 2 "sect.ini: line 1: not of the form \[section\]" -- sim --config "$tmp/sect.ini"
+printf '[run]\nseeds = 1\0\nwarmup = 5\n' > "$tmp/nul.ini"
+expect 2 "nul.ini: line 2: a NUL byte" -- sim --config "$tmp/nul.ini"
+printf '[traffic]\nload = 5\nload = 6\n' > "$tmp/dup.ini"
+expect 2 "dup.ini: line 3: 'load' is given twice" -- sim --config "$tmp/dup.ini"
+expect 2 "not a regular file (a directory)" -- sim --config "$tmp" "${small[@]}"
+expect 2 "/dev/zero: not a regular file" -- sim --config /dev/zero
+mkfifo "$tmp/fifo"
+expect 2 "fifo: not a regular file" -- sim --config "$tmp/fifo"
+# 5. every write is checked: a failure exits 1 naming the file; one file for two outputs is refused
+expect 1 "trace: cannot write /dev/full" -- sim "${small[@]}" --trace /dev/full
+expect 1 "channels: cannot write /dev/full" -- sim "${small[@]}" --channels /dev/full
+expect 1 "cannot write /dev/full" -- hop --src 0,0 --dst 2,2 --vcd /dev/full
+expect 2 "--trace and --channels name the same file" -- sim "${small[@]}" --trace "$tmp/same.csv" --channels "$tmp/./same.csv"
+expect 2 "--trace and --config name the same file" -- sim "${small[@]}" --config "$tmp/ok.ini" --trace "$tmp/ok.ini"
+for args in "sim ${small[*]}" "hop --src 0,0 --dst 2,2" "c104net --grid 2x2 --warmup 100 --measure 500" \
+    "linkbw --max 2 --messages 10" "c104transit --max-bytes 1" "c104cost --smax 2" "sweep --help"; do
+  # shellcheck disable=SC2086
+  out=$(timeout 60 "$bin" $args 2>&1 >/dev/full); rc=$?
+  { [ "$rc" = 1 ] && grep -q "cannot write standard output" <<<"$out"; } ||
+    { echo "FAIL: madpost $args > /dev/full -> exit $rc: $out"; fails=$((fails + 1)); }
 done
 if [ "$fails" -ne 0 ]; then echo "test_cli: $fails failed"; exit 1; fi
 echo "test_cli: all passed"

@@ -12,6 +12,8 @@
 #include <madpost/mp1_hop.h>
 #include <madpost/mp1_mesh.h>
 #include <madpost/mp1_nic.h>
+#include <madpost/net_num.h>
+#include <madpost/net_out.h>
 #include <madpost/t9k.h>
 
 int madpost_cmd_sim(int argc, char **argv);
@@ -26,27 +28,33 @@ static int usage(FILE *f) {
           "usage: madpost COMMAND [options]\n"
           "commands:\n"
           "  linkbw   DS-Link throughput measured on the C model against seed 000 eq. 4.1/4.2\n"
-          "           --min M --max M (message bytes, default 0..64) --messages N (default 200)\n"
-          "           --bit-period B (default 1) --format table|markdown|csv|json\n"
+          "           --min M --max M (message bytes, default 0..64, each 0..4096)\n"
+          "           --messages N (default 200, 10..100000) --bit-period B (default 1, 1..255)\n"
+          "           --format table|markdown|csv|json\n"
           "  linkbench  speed of the DS-Link C model: two ends, 12 virtual links each way\n"
-          "           --cycles N (default 20000000)\n"
+          "           --cycles N (default 20000000, 1000000..2000000000, whole millions)\n"
           "  hop      exact per-hop latency of one MP1 message through a mesh (C model)\n"
-          "           --mesh KXxKY (default 4x4) --src X,Y --dst X,Y --len BYTES (data, default 4)\n"
-          "           --type static|adaptive (default static) --load PPM (background messages per\n"
-          "           node per million cycles, default 0) --bg-len BYTES (default 4) --seed S\n"
-          "           --vcd FILE (the path nodes) --format table|csv|json\n"
+          "           --mesh KXxKY (default 4x4, 1..32 each) --src X,Y --dst X,Y (0..31 each)\n"
+          "           --len BYTES (data, default 4, 1..%u)\n"
+          "           --type static|adaptive (default static)\n"
+          "           --load PPM (background messages per node per million cycles, default 0,\n"
+          "           0..1000000) --bg-len BYTES (default 4, 1..%u) --seed S (default 1,\n"
+          "           0..4294967295) --vcd FILE (the path nodes) --format table|csv|json\n"
           "  meshbench  speed of the MP1 mesh C model under uniform random traffic\n"
-          "           --mesh KXxKY (default 16x16) --cycles N (default 20000) --load PPM\n"
-          "           (messages per node per million cycles, default 5000)\n"
+          "           --mesh KXxKY (default 16x16, 1..32 each) --cycles N (default 20000,\n"
+          "           1..100000000) --load PPM (messages per node per million cycles, default\n"
+          "           5000, 0..1000000)\n"
           "  sim      the MP1 network simulator: one load point, seeds averaged (madpost sim --help)\n"
           "  sweep    a load sweep of the simulator: CSV, JSON and plots (madpost sweep --help)\n"
           "  simbench speed and memory of the simulator (options as sim)\n"
           "  c104net  a network of C104 switches and T9000-style endpoints (madpost c104net --help)\n"
           "  c104transit  seed 000 §4.1.5 on the C104 model: transit and throughput, direct and\n"
-          "           through C104s --max-bytes M (default 6) --format table|csv|json\n"
+          "           through C104s --max-bytes M (default 6, 0..64) --format table|csv|json\n"
           "  c104cost seed 002 eq. (1)-(4) on the C104 model: packet and message cost, crossover,\n"
-          "           channels --hbytes 1|2 (default 1) --smax S (default 14) --format table|csv|json\n"
-          "  help     this text\n");
+          "           channels --hbytes 1|2 (default 1) --smax S (default 14, 0..20)\n"
+          "           --format table|csv|json\n"
+          "  help     this text\n",
+          MP1_MSG_MAX - 2, MP1_MSG_MAX - 2);
   return f == stderr ? 2 : 0;
 }
 
@@ -58,14 +66,10 @@ static int bad(const char *fmt, const char *a, const char *b) {
 }
 
 static int parse_u32(const char *opt, const char *s, uint32_t lo, uint32_t hi, uint32_t *out) {
-  char *end;
-  errno = 0;
-  unsigned long v = strtoul(s, &end, 10);
-  if (!*s || *end || errno || s[0] == '-' || v < lo || v > hi) {
+  if (net_num_whole32(s, lo, hi, out)) {
     fprintf(stderr, "madpost: %s: '%s' is not a number in %u..%u\n", opt, s, lo, hi);
     return -1;
   }
-  *out = (uint32_t)v;
   return 0;
 }
 
@@ -466,7 +470,8 @@ static int cmd_meshbench(int argc, char **argv) {
   return rc;
 }
 
-int main(int argc, char **argv) {
+/* The command named by argv[1] run: its exit status. */
+static int dispatch(int argc, char **argv) {
   if (argc < 2)
     return usage(stderr);
   if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
@@ -493,4 +498,15 @@ int main(int argc, char **argv) {
     return cmd_linkbench(argc - 2, argv + 2);
   fprintf(stderr, "madpost: unknown command '%s'\n", argv[1]);
   return usage(stderr);
+}
+
+int main(int argc, char **argv) {
+  const int rc = dispatch(argc, argv);
+  /* every command's results go to stdout: lost ones (a full disk, /dev/full) fail the run */
+  char err[160];
+  if (net_out_flush(stdout, "standard output", err, sizeof err)) {
+    fprintf(stderr, "madpost: %s\n", err);
+    return rc ? rc : 1;
+  }
+  return rc;
 }

@@ -8,25 +8,36 @@
 #include <unistd.h>
 
 #include <madpost/c104_net.h>
-#include "madpost_opt.h"
+#include <madpost/net_num.h>
 #include <madpost/net_stat.h>
 
+#include "madpost_opt.h"
+
 int madpost_cmd_c104net(int argc, char **argv);
+
+/* Longest warm-up or window (cycles): a 4x4 grid of this many takes hours. */
+#define C104NET_CYCLES_MAX UINT64_C(1000000000)
 
 static int usage(FILE *f) {
   fprintf(f,
           "usage: madpost c104net [--KEY VALUE ...] [--format table|csv|json]\n"
           "  --topology grid|puma|line|pair (grid)  --grid WxH (4x4, 1..32 each)\n"
-          "  --switches S (line: switches in the chain, 1; 0 = pair)\n"
+          "  --switches S (line: switches in the chain, 1, 0..64; 0 = pair)\n"
           "  --universal on|off (off; grid and puma)  --arb fifo|rr (fifo)\n"
           "  --grid-links 1|2 (grid: links to each neighbour; 1, or 2 with universal routing,\n"
           "               where each phase has its own; 2 without it: a hunt group of two)\n"
           "  --pattern uniform|local|shuffle|bitrev|transpose|bitcomp|hotspot (uniform)\n"
-          "  --hot-node N (0)  --hot-frac F (0.1)\n"
-          "  --arrival exponential|uniform|bursty (exponential)  --burst MEAN (4)\n"
-          "  --load PERCENT of one link's data bandwidth per node (20)  --iat CYCLES (overrides load)\n"
-          "  --msg-len BYTES (32)  --vls K (0: from the pattern)  --qlimit N (64)\n"
-          "  --warmup CYCLES (5000)  --measure CYCLES (20000)  --seed S (1)  --seeds RUNS (1)\n");
+          "  --hot-node N (0, 0..%u)  --hot-frac F (0.1, 0..1)\n"
+          "  --arrival exponential|uniform|bursty (exponential)  --burst MEAN (4, 1..%g)\n"
+          "  --load PERCENT of one link's data bandwidth per node (20, 0..1000)\n"
+          "  --iat CYCLES (overrides load; 0.001..1e12)\n"
+          "  --msg-len BYTES (32, 0..1000000)  --vls K (0: from the pattern; 0..32767)\n"
+          "  --qlimit N (64, 1..100000)\n"
+          "  --warmup CYCLES (5000, 0..%llu)  --measure CYCLES (20000, 1..%llu)\n"
+          "  --seed S (1, 0..%llu)  --seeds RUNS (1, 1..%u)\n",
+          1u << 20, (double)NET_ARR_BURST_MAX, (unsigned long long)C104NET_CYCLES_MAX,
+          (unsigned long long)C104NET_CYCLES_MAX, (unsigned long long)UINT64_MAX,
+          (unsigned)C104_NET_MAX_SEEDS);
   return f == stderr ? 2 : 0;
 }
 
@@ -42,10 +53,8 @@ static int set_network(c104_net_cfg_t *c, const char *k, const char *v) {
       return -1;
     }
   } else if (!strcmp(k, "grid")) {
-    unsigned a, b;
-    char x;
-    if (sscanf(v, "%u%c%u", &a, &x, &b) != 3 || x != 'x' || a < 1 || b < 1 || a > 32 || b > 32 ||
-        strspn(v, "0123456789x") != strlen(v)) {
+    uint32_t a, b;
+    if (net_num_pair(v, 'x', 1, 32, &a, &b)) {
       fprintf(stderr, "madpost: c104net: --grid: '%s' is not of the form WxH (1..32 each)\n", v);
       return -1;
     }
@@ -123,9 +132,9 @@ static int set_amount(c104_net_cfg_t *c, const char *k, const char *v) {
     if (madpost_opt_whole("c104net", k, v, 1, 100000, &u)) return -1;
     c->qlimit = (uint32_t)u;
   } else if (!strcmp(k, "warmup")) {
-    if (madpost_opt_whole("c104net", k, v, 0, (uint64_t)1 << 39, &c->warmup)) return -1;
+    if (madpost_opt_whole("c104net", k, v, 0, C104NET_CYCLES_MAX, &c->warmup)) return -1;
   } else if (!strcmp(k, "measure")) {
-    if (madpost_opt_whole("c104net", k, v, 1, (uint64_t)1 << 39, &c->measure)) return -1;
+    if (madpost_opt_whole("c104net", k, v, 1, C104NET_CYCLES_MAX, &c->measure)) return -1;
   } else if (!strcmp(k, "seed")) {
     if (madpost_opt_whole("c104net", k, v, 0, UINT64_MAX, &c->seed)) return -1;
   } else if (!strcmp(k, "seeds")) {

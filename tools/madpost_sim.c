@@ -4,16 +4,22 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <madpost/mp1_sim.h>
+#include <madpost/net_num.h>
+#include <madpost/net_out.h>
 #include <madpost/net_stat.h>
+
+extern char **environ;
 
 int madpost_cmd_sim(int argc, char **argv);
 int madpost_cmd_sweep(int argc, char **argv);
@@ -99,17 +105,21 @@ static void progress(void *ctx, double frac) {
 static int usage_to(FILE *f, const char *cmd) {
   fprintf(f,
           "usage: madpost %s [--config FILE] [--KEY VALUE ...] [--format table|csv|json]%s\n"
-          "keys (also in the config file, sections [network] [traffic] [run]):\n"
+          "keys (also in the config file, sections [network] [traffic] [run]; defaults and\n"
+          "ranges in brackets):\n"
           "  --mesh KXxKY (16x16, 2..8192 each)  --routing oblivious|restrictive|adaptive\n"
           "  --address-flits auto|1|2 (auto: 1 when every address fits 5 bits, i.e. a mesh up to\n"
           "            32x32 or a torus up to 16x16, else 2: 13-bit addresses)\n"
-          "  --queue N (10)  --traffic uniform|local|shuffle|bitrev|transpose|bitcomp|hotspot|\n"
-          "            broadcast|bcast-p2p (these two: mode sync)\n"
-          "  --mode async|sync  --arrival exponential|uniform|bursty  --burst MEAN (4)\n"
-          "  --load PERCENT of the bisection bound 8/(3n) (30)  --length BYTES incl. header (6)\n"
-          "  --hot-node N  --hot-frac F  --warmup CYCLES (8000)  --measure CYCLES (8000)\n"
-          "  --drain CYCLES (0; sync needs it)  --seed S (1)  --seeds RUNS (3)\n"
-          "  --zero-offset plus|random  --bcast-src NODE  --bcast-size SIDE\n"
+          "  --queue N (10, 1..64)  --traffic uniform|local|shuffle|bitrev|transpose|bitcomp|\n"
+          "            hotspot|broadcast|bcast-p2p (these two: mode sync)\n"
+          "  --mode async|sync  --arrival exponential|uniform|bursty  --burst MEAN (4, 1..1000)\n"
+          "  --load PERCENT of the bisection bound 8/(3n) (30, 0..1000)\n"
+          "  --length BYTES incl. header (6, 2..1024)\n"
+          "  --hot-node N (0, 0..%u)  --hot-frac F (0.1, 0..1)\n"
+          "  --warmup CYCLES (8000, 0..%llu)  --measure CYCLES (8000, 1..%llu)\n"
+          "  --drain CYCLES (0, 0..%llu; sync needs it)  --seed S (1, 0..%llu)\n"
+          "  --seeds RUNS (3, 1..%u)\n"
+          "  --zero-offset plus|random  --bcast-src NODE (0..%u)  --bcast-size SIDE (0..%u)\n"
           "  --topology mesh|torus (torus: four chips per node, up to 4096x4096)\n"
           "  --torus-inject paper|fixed|random\n"
           "  sim only: --trace FILE (CSV: one line per delivered message)\n"
@@ -117,8 +127,14 @@ static int usage_to(FILE *f, const char *cmd) {
           "            cycles)\n",
           cmd,
           strcmp(cmd, "sweep") ? ""
-                               : "\n       --loads FROM:TO:STEP (percent) --after K (points past "
-                                 "saturation, 1) --out DIR --name NAME --plots yes|no");
+                               : "\n       --loads FROM:TO:STEP (percent, 5:100:5; each "
+                                 "0..1000, STEP above 0, at most 1000\n       points) --after K "
+                                 "(1, 0..100: points past saturation) --out DIR (made if\n     "
+                                 "  missing) --name NAME (sweep) --plots yes|no (yes: needs "
+                                 "gnuplot)",
+          1u << 26, (unsigned long long)MP1_SIM_CYCLES_MAX, (unsigned long long)MP1_SIM_CYCLES_MAX,
+          (unsigned long long)MP1_SIM_CYCLES_MAX, (unsigned long long)UINT64_MAX,
+          (unsigned)MP1_SIM_MAX_SEEDS, 1u << 26, (unsigned)MP1_MESH_MAX_WIDE);
   return f == stderr ? 2 : 0;
 }
 
@@ -308,12 +324,76 @@ static int sim_extra(void *ctx, const char *key, const char *v) {
   return 0;
 }
 
+/* 2 after a message if two of sim's files (--trace, --channels, each --config) are one file,
+   which would be overwritten or read while written; else 0. */
+static int sim_files_clash(int argc, char **argv, const char *trace, const char *chans) {
+  if (trace && chans && net_out_same(trace, chans)) {
+    fprintf(stderr, "madpost: sim: --trace and --channels name the same file (%s)\n", trace);
+    return 2;
+  }
+  for (int i = 0; i + 1 < argc; i += 2)
+    for (int k = 0; k < 2; k++) {
+      const char *out = k ? chans : trace;
+      if (!strcmp(argv[i], "--config") && out && net_out_same(out, argv[i + 1])) {
+        fprintf(stderr, "madpost: sim: --%s and --config name the same file (%s)\n",
+                k ? "channels" : "trace", out);
+        return 2;
+      }
+    }
+  return 0;
+}
+
+/* The --channels file: live crossings, and cycles assigned (of them dead; of them waiting, and of
+ * those stopped), summed over the runs' windows; new columns go last, as scripts read the others
+ * by place. */
+static void sim_write_channels(FILE *cf, const mp1_sim_cfg_t *c, const point_t *pt,
+                               const chansum_t *cs, size_t nch) {
+  const uint32_t vkx = c->torus ? 2 * c->kx : c->kx;
+  uint64_t msgs = 0;
+  for (uint32_t k = 0; k < pt->nrun; k++) msgs += pt->run[k].w_generated - pt->run[k].w_overflow;
+  fprintf(cf, "# %llu messages queued in the windows of %u runs of %llu cycles\n",
+          (unsigned long long)msgs, pt->nrun, (unsigned long long)c->measure);
+  fprintf(cf, "x,y,plane,dim,crossings,busy,dead,wait,wait_stopped\n");
+  for (size_t i = 0; i < nch; i++)
+    fprintf(cf, "%zu,%zu,%zu,%zu,%llu,%llu,%llu,%llu,%llu\n", (i / 8) % vkx, (i / 8) / vkx,
+            (i % 8) / 2, i % 2, (unsigned long long)cs->cross[i], (unsigned long long)cs->busy[i],
+            (unsigned long long)cs->dead[i], (unsigned long long)cs->wait[i],
+            (unsigned long long)cs->wait_stopped[i]);
+}
+
+/* f (the file of --opt, at path) closed: 0, or -1 after saying that it could not be written. */
+static int sim_close(FILE *f, const char *opt, const char *path) {
+  char err[300];
+  if (!net_out_close(f, path, err, sizeof err)) return 0;
+  fprintf(stderr, "madpost: sim: --%s: %s\n", opt, err);
+  return -1;
+}
+
+/* The point in the chosen format on stdout. */
+static void sim_print(const mp1_sim_cfg_t *c, const point_t *pt, const char *format) {
+  if (!strcmp(format, "json")) {
+    printf("{\"params\":{");
+    mp1_sim_cfg_json(c, stdout);
+    printf("},\"result\":");
+    json_point(stdout, pt);
+    printf("}\n");
+  } else if (!strcmp(format, "csv")) {
+    mp1_sim_cfg_text(c, stdout, "# ");
+    csv_head(stdout);
+    csv_point(stdout, pt);
+  } else {
+    mp1_sim_cfg_text(c, stdout, "");
+    table_point(stdout, c, pt);
+  }
+}
+
 int madpost_cmd_sim(int argc, char **argv) {
   mp1_sim_cfg_t c;
   const char *format = "table", *files[2] = {NULL, NULL};
   const int e = parse_opts(argc, argv, &c, &format, sim_extra, files, "sim");
   if (e) return e < 0 ? 0 : e;
   const char *trace = files[0], *chans = files[1];
+  if (sim_files_clash(argc, argv, trace, chans)) return 2;
   FILE *cf = NULL;
   if (chans && !(cf = fopen(chans, "w"))) {
     fprintf(stderr, "madpost: sim: --channels: cannot write %s: %s\n", chans, strerror(errno));
@@ -323,6 +403,7 @@ int madpost_cmd_sim(int argc, char **argv) {
     c.trace = fopen(trace, "w");
     if (!c.trace) {
       fprintf(stderr, "madpost: sim: --trace: cannot write %s: %s\n", trace, strerror(errno));
+      if (cf) fclose(cf);
       return 1;
     }
     fprintf(c.trace, "seed,src_x,src_y,dst_x,dst_y,length,t_enq,t_start,t_inj,t_rx\n");
@@ -331,7 +412,6 @@ int madpost_cmd_sim(int argc, char **argv) {
   if (!pt) return 1;
   progress_t pr = {.label = "sim", .tty = isatty(2), .total = (uint64_t)c.seeds * (c.mode == MP1_MODE_SYNC ? c.drain : c.warmup + c.measure + c.drain)};
   const size_t nch = (size_t)c.kx * c.ky * 8 * (c.torus ? 4 : 1);
-  const uint32_t vkx = c.torus ? 2 * c.kx : c.kx;
   /* the sums only for --channels: a big network's run needs none of them */
   chansum_t cs = {NULL, NULL, NULL, NULL, NULL};
 #define FREE_CS() free(cs.cross), free(cs.busy), free(cs.dead), free(cs.wait), free(cs.wait_stopped)
@@ -344,22 +424,11 @@ int madpost_cmd_sim(int argc, char **argv) {
       return 1;
     }
   }
-  const int failed = run_point_ch(&c, pt, &pr, cf ? &cs : NULL);
-  if (c.trace) fclose(c.trace);
+  int failed = run_point_ch(&c, pt, &pr, cf ? &cs : NULL);
+  if (sim_close(c.trace, "trace", trace)) failed = 1;
   if (cf) {
-    /* live crossings, and cycles assigned (of them dead; of them waiting, and of those stopped),
-     * summed over the runs' windows; new columns go last, as scripts read the others by place */
-    uint64_t msgs = 0;
-    for (uint32_t k = 0; k < pt->nrun; k++) msgs += pt->run[k].w_generated - pt->run[k].w_overflow;
-    fprintf(cf, "# %llu messages queued in the windows of %u runs of %llu cycles\n",
-            (unsigned long long)msgs, pt->nrun, (unsigned long long)c.measure);
-    fprintf(cf, "x,y,plane,dim,crossings,busy,dead,wait,wait_stopped\n");
-    for (size_t i = 0; i < nch; i++)
-      fprintf(cf, "%zu,%zu,%zu,%zu,%llu,%llu,%llu,%llu,%llu\n", (i / 8) % vkx, (i / 8) / vkx,
-              (i % 8) / 2, i % 2, (unsigned long long)cs.cross[i], (unsigned long long)cs.busy[i],
-              (unsigned long long)cs.dead[i], (unsigned long long)cs.wait[i],
-              (unsigned long long)cs.wait_stopped[i]);
-    fclose(cf);
+    sim_write_channels(cf, &c, pt, &cs, nch);
+    if (sim_close(cf, "channels", chans)) failed = 1;
   }
   FREE_CS();
 #undef FREE_CS
@@ -368,20 +437,7 @@ int madpost_cmd_sim(int argc, char **argv) {
     return 1;
   }
   fprintf(stderr, "\n");
-  if (!strcmp(format, "json")) {
-    printf("{\"params\":{");
-    mp1_sim_cfg_json(&c, stdout);
-    printf("},\"result\":");
-    json_point(stdout, pt);
-    printf("}\n");
-  } else if (!strcmp(format, "csv")) {
-    mp1_sim_cfg_text(&c, stdout, "# ");
-    csv_head(stdout);
-    csv_point(stdout, pt);
-  } else {
-    mp1_sim_cfg_text(&c, stdout, "");
-    table_point(stdout, &c, pt);
-  }
+  sim_print(&c, pt, format);
   free(pt);
   return 0;
 }
@@ -393,27 +449,41 @@ typedef struct {
   int plots;
 } sweep_opts_t;
 
+/* "FROM:TO:STEP" into o: 0, or -1 unless each is a number in 0..1000 (percent, sim's range), TO
+   at least FROM, STEP above 0, and at most 1000 points. */
+static int sweep_loads(sweep_opts_t *o, const char *v) {
+  char part[3][40];
+  const char *p = v;
+  for (int k = 0; k < 3; k++) {
+    const size_t len = strcspn(p, ":");
+    if (len >= sizeof part[k] || (k < 2) != (p[len] == ':')) return -1;
+    memcpy(part[k], p, len);
+    part[k][len] = 0;
+    p += len + (k < 2);
+  }
+  double from, to, step;
+  if (net_num_real(part[0], 0, 1000, &from) || net_num_real(part[1], from, 1000, &to) ||
+      net_num_real(part[2], 0, 1000, &step) || step <= 0 || (to - from) / step > 1000)
+    return -1;
+  o->from = from, o->to = to, o->step = step;
+  return 0;
+}
+
 static int sweep_extra(void *ctx, const char *key, const char *v) {
   sweep_opts_t *o = ctx;
   if (!strcmp(key, "loads")) {
-    char tail;
-    if (sscanf(v, "%lf:%lf:%lf%c", &o->from, &o->to, &o->step, &tail) != 3 || o->from < 0 ||
-        o->to < o->from || o->step <= 0 || (o->to - o->from) / o->step > 1000) {
-      fprintf(stderr, "madpost: sweep: --loads: '%s' is not FROM:TO:STEP (percent, at most 1000 "
-                      "points)\n", v);
+    if (sweep_loads(o, v)) {
+      fprintf(stderr, "madpost: sweep: --loads: '%s' is not FROM:TO:STEP (percent, 0..1000, TO "
+                      "at least FROM, STEP above 0, at most 1000 points)\n", v);
       return 2;
     }
     return 0;
   }
   if (!strcmp(key, "after")) {
-    char *end;
-    errno = 0;
-    const unsigned long a = strtoul(v, &end, 10);
-    if (!*v || *end || errno || a > 100) {
+    if (net_num_whole32(v, 0, 100, &o->after)) {
       fprintf(stderr, "madpost: sweep: --after: '%s' is not a number in 0..100\n", v);
       return 2;
     }
-    o->after = (uint32_t)a;
     return 0;
   }
   if (!strcmp(key, "out")) return o->out = v, 0;
@@ -429,69 +499,128 @@ static int sweep_extra(void *ctx, const char *key, const char *v) {
   return 1;
 }
 
-/* Plots of one sweep (PNG and SVG) through gnuplot: latency, utilisation, adaptations, buffers,
- * injection queue and delay against the accepted load, like 004's Figs. 9-11. */
-static int plot_sweep(const char *dir, const char *name) {
-  static const struct {
-    const char *tag, *ylabel, *cols;
-  } figs[] = {
-      {"latency", "latency (cycles)", "X:(column(\"latency\")) t 'latency'"},
-      {"util", "channel utilisation (%)",
-       "X:(column(\"util_max\")) t 'most loaded', '' u X:(column(\"util_mean\")) t 'average'"},
-      {"adapt", "adaptations per message",
-       "X:(column(\"adapt_per_msg\")) t 'all', '' u X:(column(\"adapt_buf_per_msg\")) t 'from a "
-       "buffered message'"},
-      {"buffers", "routing-machine buffers",
-       "X:(column(\"buffers_hold\")) t 'holding a waiting segment', '' u X:(column(\"buffers_busy\")) "
-       "t 'not idle'"},
-      {"queue", "injection queue (messages per node)", "X:(column(\"queue_mean\")) t 'queue'"},
-      {"injdelay", "injection delay (cycles)", "X:(column(\"inj_delay\")) t 'injection delay'"},
-  };
-  char path[1024];
-  snprintf(path, sizeof path, "%s/%s.gp", dir, name);
-  FILE *g = fopen(path, "w");
-  if (!g) return -1;
-  fprintf(g, "set datafile separator ','\nset key autotitle columnhead\nset grid\n"
+/* The plots of a sweep, as one tag each (NAME_TAG.png and .svg). */
+static const struct {
+  const char *tag, *ylabel, *cols;
+} sweep_figs[] = {
+    {"latency", "latency (cycles)", "X:(column(\"latency\")) t 'latency'"},
+    {"util", "channel utilisation (%)",
+     "X:(column(\"util_max\")) t 'most loaded', '' u X:(column(\"util_mean\")) t 'average'"},
+    {"adapt", "adaptations per message",
+     "X:(column(\"adapt_per_msg\")) t 'all', '' u X:(column(\"adapt_buf_per_msg\")) t 'from a "
+     "buffered message'"},
+    {"buffers", "routing-machine buffers",
+     "X:(column(\"buffers_hold\")) t 'holding a waiting segment', '' u "
+     "X:(column(\"buffers_busy\")) t 'not idle'"},
+    {"queue", "injection queue (messages per node)", "X:(column(\"queue_mean\")) t 'queue'"},
+    {"injdelay", "injection delay (cycles)", "X:(column(\"inj_delay\")) t 'injection delay'"},
+};
+#define SWEEP_NFIGS (sizeof sweep_figs / sizeof sweep_figs[0])
+
+/* The gnuplot script of the plots into g. The directory and name come as gnuplot's ARG1 and
+ * ARG2 (gnuplot -c SCRIPT DIR NAME), string values that gnuplot never parses: no path or name
+ * is pasted into the script, so no quote in one can make it run anything. */
+static void plot_script(FILE *g) {
+  fprintf(g, "# madpost sweep's plots: gnuplot -c THIS_FILE DIR NAME (reads DIR/NAME.csv)\n"
+             "csv = ARG1.'/'.ARG2.'.csv'\n"
+             "set datafile separator ','\nset key autotitle columnhead\nset grid\n"
              "set style data linespoints\n"
              "set xlabel 'accepted load (%% of the bisection bound 8/(3n))'\n");
-  for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++)
+  for (size_t i = 0; i < SWEEP_NFIGS; i++)
     for (int svg = 0; svg < 2; svg++) {
-      fprintf(g, "set terminal %s size 800,500\nset output '%s/%s_%s.%s'\n",
-              svg ? "svg" : "pngcairo", dir, name, figs[i].tag, svg ? "svg" : "png");
+      fprintf(g, "set terminal %s size 800,500\nset output ARG1.'/'.ARG2.'_%s.%s'\n",
+              svg ? "svg" : "pngcairo", sweep_figs[i].tag, svg ? "svg" : "png");
       char cols[400], *x;
-      snprintf(cols, sizeof cols, "%s", figs[i].cols);
+      snprintf(cols, sizeof cols, "%s", sweep_figs[i].cols);
       while ((x = strchr(cols, 'X'))) {
         /* the x column: accepted load */
         char rest[400];
         snprintf(rest, sizeof rest, "%s", x + 1);
         snprintf(x, sizeof cols - (size_t)(x - cols), "(column(\"throughput_pct\"))%s", rest);
       }
-      fprintf(g, "set ylabel '%s'\nset title '%s'\nplot '%s/%s.csv' u %s\n", figs[i].ylabel,
-              name, dir, name, cols);
+      fprintf(g, "set ylabel '%s'\nset title ARG2 noenhanced\nplot csv u %s\n",
+              sweep_figs[i].ylabel, cols);
     }
-  fclose(g);
-  char cmd[1200];
-  snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>&1", path);
-  FILE *p = popen(cmd, "r");
-  if (!p) return -1;
-  char line[256];
-  int noisy = 0;
-  while (fgets(line, sizeof line, p)) {
-    fputs(line, stderr);
-    noisy = 1;
+}
+
+/* gnuplot -c script dir name run, its status waited for: 0, or -1 after saying why it failed.
+ * gnuplot's own warnings (e.g. an empty y range when no message adapts) go to stderr as they are
+ * and do not fail the plots; a missing gnuplot or a failing one does. */
+static int run_gnuplot(const char *script, const char *dir, const char *name) {
+  char *const argv[] = {"gnuplot", "-c", (char *)script, (char *)dir, (char *)name, NULL};
+  pid_t pid;
+  const int e = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
+  if (e) {
+    fprintf(stderr, "madpost: sweep: cannot run gnuplot: %s; the CSV and JSON are written. For the "
+                    "plots install it (`scripts/deps.sh gnuplot-nox`, as `make reproduce` does) "
+                    "or pass --plots no\n", strerror(e));
+    return -1;
   }
-  const int rc = pclose(p);
-  return rc == 0 && !noisy ? 0 : -1;
+  int st;
+  while (waitpid(pid, &st, 0) < 0)
+    if (errno != EINTR) {
+      fprintf(stderr, "madpost: sweep: waiting for gnuplot: %s\n", strerror(errno));
+      return -1;
+    }
+  if (WIFEXITED(st) && WEXITSTATUS(st) == 0) return 0;
+  if (WIFEXITED(st))
+    fprintf(stderr, "madpost: sweep: gnuplot failed (exit %d) on %s\n", WEXITSTATUS(st), script);
+  else
+    fprintf(stderr, "madpost: sweep: gnuplot killed by signal %d on %s\n", WTERMSIG(st), script);
+  return -1;
+}
+
+/* Plots of one sweep (PNG and SVG) through gnuplot: latency, utilisation, adaptations, buffers,
+ * injection queue and delay against the accepted load, like 004's Figs. 9-11. 0, or -1 after a
+ * message (each plot file must be there and not empty). */
+static int plot_sweep(const char *dir, const char *name) {
+  char path[4096], err[4200];
+  snprintf(path, sizeof path, "%s/%s.gp", dir, name);
+  FILE *g = fopen(path, "w");
+  if (!g) {
+    fprintf(stderr, "madpost: sweep: cannot write %s: %s\n", path, strerror(errno));
+    return -1;
+  }
+  plot_script(g);
+  if (net_out_close(g, path, err, sizeof err)) {
+    fprintf(stderr, "madpost: sweep: %s\n", err);
+    return -1;
+  }
+  if (run_gnuplot(path, dir, name)) return -1;
+  for (size_t i = 0; i < SWEEP_NFIGS; i++)
+    for (int svg = 0; svg < 2; svg++) {
+      struct stat st;
+      snprintf(path, sizeof path, "%s/%s_%s.%s", dir, name, sweep_figs[i].tag, svg ? "svg" : "png");
+      if (stat(path, &st) || st.st_size == 0) {
+        fprintf(stderr, "madpost: sweep: gnuplot wrote no %s\n", path);
+        return -1;
+      }
+    }
+  return 0;
+}
+
+/* OUT/NAME.EXT into path (n bytes). */
+static void sweep_path(const sweep_opts_t *o, const char *ext, char *path, size_t n) {
+  snprintf(path, n, "%s/%s.%s", o->out, o->name, ext);
 }
 
 /* OUT/NAME.EXT opened for writing, or NULL after a message. */
 static FILE *sweep_open(const sweep_opts_t *o, const char *ext) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/%s.%s", o->out, o->name, ext);
+  char path[4096];
+  sweep_path(o, ext, path, sizeof path);
   FILE *f = fopen(path, "w");
   if (!f)
     fprintf(stderr, "madpost: sweep: cannot write %s\n", path);
   return f;
+}
+
+/* f, written to OUT/NAME.EXT, closed: 0, or -1 after saying it could not be written. */
+static int sweep_close(const sweep_opts_t *o, FILE *f, const char *ext) {
+  char path[4096], err[4200];
+  sweep_path(o, ext, path, sizeof path);
+  if (!net_out_close(f, path, err, sizeof err)) return 0;
+  fprintf(stderr, "madpost: sweep: %s\n", err);
+  return -1;
 }
 
 /* The sweep's points into OUT/NAME.csv, the configuration as comments first. -1 after a
@@ -504,11 +633,11 @@ static int sweep_write_csv(const sweep_opts_t *o, const mp1_sim_cfg_t *c, const 
   mp1_sim_cfg_text(c, f, "# ");
   csv_head(f);
   for (uint32_t i = 0; i < got; i++) csv_point(f, &pts[i]);
-  fclose(f);
-  return 0;
+  return sweep_close(o, f, "csv");
 }
 
-/* The same into OUT/NAME.json, with the configuration and the saturation load. */
+/* The same into OUT/NAME.json, with the configuration and the saturation load (null when even
+   the first point overflowed). */
 static int sweep_write_json(const sweep_opts_t *o, const mp1_sim_cfg_t *c, const point_t *pts,
                             uint32_t got, double sat_load) {
   FILE *f = sweep_open(o, "json");
@@ -516,14 +645,62 @@ static int sweep_write_json(const sweep_opts_t *o, const mp1_sim_cfg_t *c, const
     return -1;
   fprintf(f, "{\"params\":{");
   mp1_sim_cfg_json(c, f);
-  fprintf(f, "},\"saturation_load\":%g,\"points\":[", sat_load);
+  if (sat_load < 0)
+    fprintf(f, "},\"saturation_load\":null,\"points\":[");
+  else
+    fprintf(f, "},\"saturation_load\":%g,\"points\":[", sat_load);
   for (uint32_t i = 0; i < got; i++) {
     if (i) fprintf(f, ",\n");
     json_point(f, &pts[i]);
   }
   fprintf(f, "]}\n");
-  fclose(f);
+  return sweep_close(o, f, "json");
+}
+
+/* dir and its missing parents made: 0, or -1 after a message. */
+static int make_dirs(const char *dir) {
+  char p[4096];
+  if (snprintf(p, sizeof p, "%s", dir) >= (int)sizeof p) {
+    fprintf(stderr, "madpost: sweep: --out: the path is too long\n");
+    return -1;
+  }
+  for (char *q = p + 1;; q++) {
+    const int end = !*q;
+    if (!end && *q != '/') continue;
+    *q = 0;
+    if (mkdir(p, 0777) && errno != EEXIST) {
+      fprintf(stderr, "madpost: sweep: cannot create %s: %s\n", p, strerror(errno));
+      return -1;
+    }
+    if (end) break;
+    *q = '/';
+  }
+  struct stat st;
+  if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+    fprintf(stderr, "madpost: sweep: --out: %s is not a directory\n", dir);
+    return -1;
+  }
   return 0;
+}
+
+/* The points of the sweep run into pts (npts at most) until o->after points past the first
+   that overflowed: how many ran, or -1 after a message; *sat_load the highest load before it
+   (-1 if the first overflowed). */
+static int sweep_run(const sweep_opts_t *o, mp1_sim_cfg_t *c, point_t *pts, uint32_t npts,
+                     progress_t *pr, double *sat_load) {
+  uint32_t got = 0, past = 0;
+  *sat_load = -1;
+  for (uint32_t i = 0; i < npts; i++) {
+    c->load = o->from + o->step * i;
+    if (run_point(c, &pts[i], pr)) return -1;
+    got = i + 1;
+    if (pts[i].saturated) {
+      if (past++ >= o->after) break;
+    } else if (!past) {
+      *sat_load = c->load;
+    }
+  }
+  return (int)got;
 }
 
 int madpost_cmd_sweep(int argc, char **argv) {
@@ -537,49 +714,35 @@ int madpost_cmd_sweep(int argc, char **argv) {
     fprintf(stderr, "madpost: sweep: --out DIR is required (CSV, JSON and plots go there)\n");
     return 2;
   }
-  if (mkdir(o.out, 0777) && errno != EEXIST) {
-    fprintf(stderr, "madpost: sweep: cannot create %s: %s\n", o.out, strerror(errno));
-    return 1;
-  }
+  if (make_dirs(o.out)) return 1;
   const uint32_t npts = (uint32_t)floor((o.to - o.from) / o.step + 1e-9) + 1;
   point_t *pts = calloc(npts, sizeof *pts);
   if (!pts) return 1;
   const uint64_t per = c.mode == MP1_MODE_SYNC ? c.drain : c.warmup + c.measure + c.drain;
   progress_t pr = {.label = o.name, .tty = isatty(2), .total = (uint64_t)npts * c.seeds * per};
-  uint32_t got = 0, past = 0;
-  double sat_load = -1;
-  for (uint32_t i = 0; i < npts; i++) {
-    c.load = o.from + o.step * i;
-    if (run_point(&c, &pts[i], &pr)) {
-      free(pts);
-      return 1;
-    }
-    got = i + 1;
-    if (pts[i].saturated) {
-      if (past++ >= o.after) break;
-    } else if (!past) {
-      sat_load = c.load;
-    }
+  double sat_load;
+  const int got = sweep_run(&o, &c, pts, npts, &pr, &sat_load);
+  if (got < 0) {
+    free(pts);
+    return 1;
   }
   pr.done = pr.total;
   progress(&pr, 1.0);
   fprintf(stderr, "\n");
-  if (sweep_write_csv(&o, &c, pts, got) || sweep_write_json(&o, &c, pts, got, sat_load)) {
-    free(pts);
-    return 1;
-  }
-  printf("sweep %s: %u points, highest load without queue overflow %g%%, results in %s/%s.csv "
-         "and .json\n",
-         o.name, got, sat_load, o.out, o.name);
+  const int failed = sweep_write_csv(&o, &c, pts, (uint32_t)got) ||
+                     sweep_write_json(&o, &c, pts, (uint32_t)got, sat_load);
+  free(pts);
+  if (failed) return 1;
+  if (sat_load < 0)
+    printf("sweep %s: %d points, highest load without queue overflow: none (the lowest, %g%%, "
+           "overflowed), results in %s/%s.csv and .json\n", o.name, got, o.from, o.out, o.name);
+  else
+    printf("sweep %s: %d points, highest load without queue overflow %g%%, results in %s/%s.csv "
+           "and .json\n", o.name, got, sat_load, o.out, o.name);
   if (o.plots) {
-    if (plot_sweep(o.out, o.name)) {
-      fprintf(stderr, "madpost: sweep: plotting failed (is gnuplot installed? `make deps-plot`)\n");
-      free(pts);
-      return 1;
-    }
+    if (plot_sweep(o.out, o.name)) return 1;
     printf("plots: %s/%s_{latency,util,adapt,buffers,queue,injdelay}.{png,svg}\n", o.out, o.name);
   }
-  free(pts);
   return 0;
 }
 

@@ -185,7 +185,9 @@ static int mutate_file(const char *path, const char *outdir, const mutant_t *m, 
     return -1;
   }
   write_mutated(o, src, here, k, k ? (size_t)(hdr_end - src) + 2 : (size_t)-1);
-  if (ferror(o) | fclose(o)) {
+  /* in this order: ferror on a closed stream is undefined (the operands of | have none) */
+  const int werr = ferror(o);
+  if (fclose(o) || werr) {
     fprintf(stderr, "mutgen: cannot write %s\n", out);
     return -1;
   }
