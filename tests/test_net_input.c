@@ -177,6 +177,18 @@ static void test_config_files(void **state) {
   CHECKF(mp1_sim_cfg_load(&c, "/nonexistent/c.ini", err, sizeof err) == -1 &&
              strstr(err, "/nonexistent/c.ini: cannot open the configuration file: No such file"),
          "missing: '%s'", err);
+  /* a big file is not a configuration file: refused before it is read */
+  char big[256];
+  snprintf(big, sizeof big, "%s/big.ini", dir);
+  FILE *f = fopen(big, "w");
+  assert_non_null(f);
+  assert_int_equal(fseek(f, (long)NET_INI_MAX_BYTES, SEEK_SET), 0);
+  assert_int_equal(fputc('\n', f), '\n');
+  assert_int_equal(fclose(f), 0);
+  CHECKF(mp1_sim_cfg_load(&c, big, err, sizeof err) == -1 &&
+             strstr(err, "big.ini: 1048577 bytes: larger than a configuration file"),
+         "a big file: '%s'", err);
+  unlink(big);
   unlink(fifo);
   rmdir(dir);
 }
