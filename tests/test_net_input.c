@@ -124,6 +124,9 @@ static void test_config_lines(void **state) {
   k += snprintf(text + k, sizeof text - (size_t)k, "\r\n");
   CHECKF(load_text(dir, text, (size_t)k, err, &load) == 0 && load == 40, "197 characters: '%s'",
          err);
+  static const char bom[] = "\xEF\xBB\xBF[traffic]\nload = 45\n";
+  CHECKF(load_text(dir, bom, sizeof bom - 1, err, &load) == 0 && load == 45, "UTF-8 BOM: '%s'",
+         err);
   static const struct {
     const char *text, *want;
   } bad[] = {

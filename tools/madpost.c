@@ -177,7 +177,8 @@ static int cmd_linkbw(int argc, char **argv) {
       return 1;
     }
     linkbw_row(&o, m, &r);
-    fflush(stdout);
+    if (fflush(stdout))
+      return 1; /* main says that standard output cannot be written */
   }
   if (o.fmt == LB_JSON)
     puts("]}");

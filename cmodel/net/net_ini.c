@@ -68,6 +68,8 @@ static char *next_line(char *str, int num, void *stream) {
   if (strlen(x->line) != (size_t)len) return fault(x, "a NUL byte"), NULL;
   if (len && x->line[len - 1] == '\n') x->line[--len] = 0;
   if (len && x->line[len - 1] == '\r') x->line[--len] = 0;
+  if (x->lineno == 1 && !strncmp(x->line, "\xEF\xBB\xBF", 3)) /* a UTF-8 BOM, as inih allows */
+    memmove(x->line, x->line + 3, (size_t)(len -= 3) + 1);
   /* room for the line, an end of line and the NUL in inih's buffer */
   if (len > num - 3) return fault(x, "longer than %d characters", num - 3), NULL;
   const char *why = malformed(x->line);
