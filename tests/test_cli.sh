@@ -233,6 +233,8 @@ expect 1 "channels: cannot write /dev/full" -- sim "${small[@]}" --channels /dev
 expect 1 "cannot write /dev/full" -- hop --src 0,0 --dst 2,2 --vcd /dev/full
 expect 2 "--trace and --channels name the same file" -- sim "${small[@]}" --trace "$tmp/same.csv" --channels "$tmp/./same.csv"
 expect 2 "--trace and --config name the same file" -- sim "${small[@]}" --config "$tmp/ok.ini" --trace "$tmp/ok.ini"
+mkdir -p "$tmp/cfg"; cp "$tmp/ok.ini" "$tmp/cfg/s.csv"
+expect 2 "--out and --config name the same file" -- sweep --config "$tmp/cfg/s.csv" --out "$tmp/cfg" --name s --plots no
 for args in "sim ${small[*]}" "hop --src 0,0 --dst 2,2" "c104net --grid 2x2 --warmup 100 --measure 500" \
     "linkbw --max 2 --messages 10" "c104transit --max-bytes 1" "c104cost --smax 2" "sweep --help"; do
   # shellcheck disable=SC2086

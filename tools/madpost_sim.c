@@ -324,6 +324,18 @@ static int sim_extra(void *ctx, const char *key, const char *v) {
   return 0;
 }
 
+/* 2 after a message if the output out (of option what, NULL: none) is one of the --config files,
+   which it would overwrite; else 0. */
+static int config_clash(int argc, char **argv, const char *cmd, const char *what,
+                        const char *out) {
+  for (int i = 0; out && i + 1 < argc; i += 2)
+    if (!strcmp(argv[i], "--config") && net_out_same(out, argv[i + 1])) {
+      fprintf(stderr, "madpost: %s: %s and --config name the same file (%s)\n", cmd, what, out);
+      return 2;
+    }
+  return 0;
+}
+
 /* 2 after a message if two of sim's files (--trace, --channels, each --config) are one file,
    which would be overwritten or read while written; else 0. */
 static int sim_files_clash(int argc, char **argv, const char *trace, const char *chans) {
@@ -331,16 +343,10 @@ static int sim_files_clash(int argc, char **argv, const char *trace, const char 
     fprintf(stderr, "madpost: sim: --trace and --channels name the same file (%s)\n", trace);
     return 2;
   }
-  for (int i = 0; i + 1 < argc; i += 2)
-    for (int k = 0; k < 2; k++) {
-      const char *out = k ? chans : trace;
-      if (!strcmp(argv[i], "--config") && out && net_out_same(out, argv[i + 1])) {
-        fprintf(stderr, "madpost: sim: --%s and --config name the same file (%s)\n",
-                k ? "channels" : "trace", out);
-        return 2;
-      }
-    }
-  return 0;
+  return config_clash(argc, argv, "sim", "--trace", trace) ||
+                 config_clash(argc, argv, "sim", "--channels", chans)
+             ? 2
+             : 0;
 }
 
 /* The --channels file: live crossings, and cycles assigned (of them dead; of them waiting, and of
@@ -713,6 +719,12 @@ int madpost_cmd_sweep(int argc, char **argv) {
   if (!o.out) {
     fprintf(stderr, "madpost: sweep: --out DIR is required (CSV, JSON and plots go there)\n");
     return 2;
+  }
+  for (int k = 0; k < 3; k++) {
+    static const char *const ext[] = {"csv", "json", "gp"};
+    char path[4096];
+    sweep_path(&o, ext[k], path, sizeof path);
+    if (config_clash(argc, argv, "sweep", "--out", path)) return 2;
   }
   if (make_dirs(o.out)) return 1;
   const uint32_t npts = (uint32_t)floor((o.to - o.from) / o.step + 1e-9) + 1;
