@@ -160,7 +160,8 @@ static void write_mutated(FILE *o, const char *src, const mutant_t *here, int k,
   }
 }
 
-/* One RTL file's mutated copy in outdir; the number of mutants it holds, or -1 after a message. */
+/* One RTL file's mutated copy in outdir; the number of mutants it holds, or after a message -1
+   (bad input) or -2 (the copy could not be written). */
 static int mutate_file(const char *path, const char *outdir, const mutant_t *m, int n) {
   const char *name = mutgen_base_name(path);
   char *src = mutgen_slurp("mutgen", path);
@@ -189,7 +190,7 @@ static int mutate_file(const char *path, const char *outdir, const mutant_t *m, 
   const int werr = ferror(o);
   if (fclose(o) || werr) {
     fprintf(stderr, "mutgen: cannot write %s\n", out);
-    return -1;
+    return -2;
   }
   free(here);
   free(src);
@@ -209,7 +210,7 @@ int main(int argc, char **argv) {
   for (int a = 3; a < argc; a++) {
     const int k = mutate_file(argv[a], argv[2], m, n);
     if (k < 0)
-      return 2;
+      return k == -2 ? 1 : 2; /* a failed write is not a usage error */
     used += k;
   }
   if (used != n) {
@@ -217,5 +218,5 @@ int main(int argc, char **argv) {
     return 2;
   }
   printf("mutgen: %d mutants written to %s\n", n, argv[2]);
-  return 0;
+  return fflush(stdout) || ferror(stdout) ? 1 : 0;
 }
