@@ -2,6 +2,7 @@
  * (net_num.h), the checked configuration reader (net_ini.h, through mp1_sim_cfg_load) and the
  * checked output helpers (net_out.h, vcd_close). Each case was a fault of issue 16. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -61,6 +62,8 @@ static void test_real(void **state) {
     double x = -1;
     CHECKF(!net_num_real(ok[i].s, -1, 1000, &x) && x == ok[i].want, "'%s' -> %g", ok[i].s, x);
   }
+  double z = 1;
+  CHECKF(!net_num_real("-0", 0, 1, &z) && !signbit(z), "-0 -> %g", z);
   static const char *const bad[] = {"",     "nan",  "NAN",  "inf",   "-inf", "infinity", "0x10",
                                     " 5",   "5 ",   "+5",   "1e",    "e5",   ".",        "-",
                                     "5..",  "--5",  "1e999", "5%",   "1,5",  "0x1p3",    "1000.5"};

@@ -62,7 +62,7 @@ int net_num_real(const char *s, double lo, double hi, double *out) {
   errno = 0;
   const double x = strtod(s, &end);
   if (*end || errno || !isfinite(x) || !(x >= lo && x <= hi)) return -1;
-  *out = x;
+  *out = x + 0.0; /* -0 is 0: echoed as "0", not "-0" */
   return 0;
 }
 
