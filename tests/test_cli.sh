@@ -194,6 +194,8 @@ expect 2 "load: 'nan' is not a number" -- sim --load nan
 expect 2 "mesh (KX): '4 ' is not a whole number" -- sim --mesh "4 x4"
 expect 2 "warmup: '1099511627776' is not a whole number in 0..1000000000" -- sim --warmup 1099511627776
 expect 2 "seed: '18446744073709551616' is not a whole number" -- sim --seed 18446744073709551616
+expect 2 "seed 18446744073709551615 with 2 seeds: the last, seed + seeds - 1, passes 2^64 - 1" -- sim --seed 18446744073709551615 --seeds 2
+expect 2 "seed 18446744073709551614 with 3 seeds: the last" -- c104net --seed 18446744073709551614 --seeds 3
 expect 2 "mesh: '+4' is not a number" -- hop --mesh +4x4 --src 0,0 --dst 1,1
 expect 2 "seed: ' 1' is not a number" -- hop --src 0,0 --dst 1,1 --seed " 1"
 expect 2 "min: '0x1' is not a number" -- linkbw --min 0x1

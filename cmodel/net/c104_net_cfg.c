@@ -207,6 +207,9 @@ int c104_net_cfg_check(const c104_net_cfg_t *c, char *err, size_t n) {
     return net_fail(err, n, "measure must be at least 1 cycle (warmup + measure below 2^40)");
   if (c->seeds < 1 || c->seeds > C104_NET_MAX_SEEDS)
     return net_fail(err, n, "seeds %u: must be 1..%u", c->seeds, (unsigned)C104_NET_MAX_SEEDS);
+  if (c->seed > UINT64_MAX - (c->seeds - 1)) /* run k uses seed + k: no wrap to seed 0 */
+    return net_fail(err, n, "seed %llu with %u seeds: the last, seed + seeds - 1, passes 2^64 - 1",
+                    (unsigned long long)c->seed, c->seeds);
   uint32_t K, H;
   int circ;
   if (c104_net_wiring(c, &K, &circ, &H, err, n))

@@ -261,6 +261,9 @@ int mp1_sim_cfg_check(const mp1_sim_cfg_t *c, char *err, size_t n) {
       return net_fail(err, n, "bcast-size: a %u x %u domain from node (%u,%u) leaves the network",
                   c->bcast_size, c->bcast_size, sx, sy);
   }
+  if (c->seeds && c->seed > UINT64_MAX - (c->seeds - 1)) /* run k uses seed + k: no wrap to 0 */
+    return net_fail(err, n, "seed %llu with %u seeds: the last, seed + seeds - 1, passes 2^64 - 1",
+                    (unsigned long long)c->seed, c->seeds);
   if (c->mode == MP1_MODE_SYNC && c->drain == 0)
     return net_fail(err, n, "mode sync: give drain, the most cycles to wait for the permutation");
   return 0;
