@@ -129,8 +129,8 @@ void mp1_plane_eval(const mp1_plane_cfg_t *cfg, const mp1_plane_state_t *st,
 }
 
 void mp1_plane_regs(const mp1_plane_state_t *st, mp1_plane_regs_t *r) {
-#define RX(n, w) r->rmx_##n = st->rmx.r.n;
-#define RY(n, w) r->rmy_##n = st->rmy.r.n;
+#define RX(n, c, w) r->rmx_##n = st->rmx.r.n;
+#define RY(n, c, w) r->rmy_##n = st->rmy.r.n;
   MP1_RM_REGS(RX)
   MP1_RM_REGS(RY)
 #undef RX

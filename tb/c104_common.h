@@ -1,6 +1,6 @@
 // Shared helpers of the C104 lockstep testbenches (tb/c104_lockstep.cpp, one switch, and
-// tb/c104_net_lockstep.cpp, a network of switches): tokens, packed Verilated ports, a switch's
-// signal table and its per-cycle collection, timed tokens, readiness draws, configuration writes,
+// tb/c104_net_lockstep.cpp, a network of switches): tokens, a switch's signal table and its
+// per-cycle collection (generated from the port list, tb/common/ports.h), timed tokens, readiness draws, configuration writes,
 // and the reference LFSR and range map of docs/c104.md §11.2 (written again from the text, not
 // the model).
 #ifndef MADPOST_C104_COMMON_H
@@ -10,18 +10,14 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "verilated.h"
 
 #include <madpost/c104.h>
 #include <madpost/rng.h>
+#include "common/ports.h"
 #include "lockstep.h"
-
-#ifndef LOCKSTEP_CMP_REGS
-#define LOCKSTEP_CMP_REGS 1
-#endif
 
 namespace c104tb {
 
@@ -54,99 +50,37 @@ inline std::string tstr(const std::vector<Tok> &v) {
   return s + "]";
 }
 
-// ---- Packed-vector access ----------------------------------------------------------------
-inline uint32_t wmask(uint32_t w) { return w >= 32 ? 0xFFFFFFFFu : ((1u << w) - 1u); }
-// Bits [lsb, lsb + w) of a Verilated port (w <= 32): a scalar type or a VlWide.
-inline uint32_t field(uint64_t v, uint32_t lsb, uint32_t w) { return (uint32_t)(v >> lsb) & wmask(w); }
-template <std::size_t N>
-inline uint32_t field(const VlWide<N> &v, uint32_t lsb, uint32_t w) {
-  const uint32_t i = lsb / 32, o = lsb % 32;
-  uint64_t x = v.at(i);
-  if (o + w > 32 && i + 1 < N) x |= (uint64_t)v.at(i + 1) << 32;
-  return (uint32_t)(x >> o) & wmask(w);
-}
-// Packs n elements of w bits into a Verilated input port.
-template <class T, typename std::enable_if<std::is_integral<T>::value, int>::type = 0>
-void pack(T &dst, const uint32_t *a, uint32_t n, uint32_t w) {
-  uint64_t v = 0;
-  for (uint32_t k = 0; k < n; k++) v |= (uint64_t)(a[k] & wmask(w)) << (k * w);
-  dst = (T)v;
-}
-template <std::size_t N>
-void pack(VlWide<N> &dst, const uint32_t *a, uint32_t n, uint32_t w) {
-  for (std::size_t i = 0; i < N; i++) dst.at(i) = 0;
-  for (uint32_t k = 0; k < n; k++) {
-    const uint32_t lsb = k * w, i = lsb / 32, o = lsb % 32, v = a[k] & wmask(w);
-    dst.at(i) |= v << o;
-    if (o + w > 32) dst.at(i + 1) |= v >> (32 - o);
-  }
-}
-
-
 // ---- Signal table and collection -----------------------------------------------------------
-// One signal per element of a count-32 entry (name[k]); the link registers of every port as
-// l_<reg>_q[k] (0 on token ports, §14).
+// From the port list (tb/common/ports.h): one signal per element of a count-32 entry (name[k]);
+// then the link registers of every port as l_<reg>_q[k] (0 on token ports, §14), from dslink's
+// list taken 32 times.
 inline std::vector<lockstep::Sig> make_sigs() {
   std::vector<lockstep::Sig> s;
-  auto add = [&](const std::string &n, uint32_t c, uint32_t w, lockstep::Dir d) {
-    if (c == 1) {
-      s.push_back({n, w, d});
-      return;
-    }
-    for (uint32_t k = 0; k < c; k++) s.push_back({n + "[" + std::to_string(k) + "]", w, d});
-  };
-#define XI(n, c, w) add(#n "_i", c, w, lockstep::kIn);
-#define XO(n, c, w) add(#n "_o", c, w, lockstep::kOut);
-#define XR(n, c, w) add(#n "_q", c, w, lockstep::kReg);
-#define XL(n, w) add("l_" #n "_q", C104_PORTS, w, lockstep::kReg);
-  C104_INPUTS(XI)
-  C104_OUTPUTS(XO)
-  if (LOCKSTEP_CMP_REGS) {
-    C104_REGS(XR)
-    C104_LINK_REGS(XL)
-  }
-#undef XI
-#undef XO
-#undef XR
+  PORTS_TABLE(&s, C104_INPUTS, C104_OUTPUTS, C104_REGS);
+#if LOCKSTEP_CMP_REGS
+#define XL(n, c, w) ports::add_sig(&s, "l_" #n "_q", C104_PORTS, w, lockstep::kReg);
+  C104_LINK_REGS(XL)
 #undef XL
+#endif
   return s;
 }
 
-// Switch s's values of this cycle into its instance, in make_sigs() order: its inputs (the same on
-// both sides), the RTL's outputs and dbg_ registers (element s * count + k of the top's packed
-// ports: a wrapper may hold several switches) beside the C model's.
+// Switch s of `of`'s values of this cycle into its instance, in make_sigs() order: its inputs (the
+// same on both sides), the RTL's outputs and dbg_ registers (element s * count + k of the top's
+// packed ports: a wrapper may hold several switches) beside the C model's.
 template <class V>
-void collect_switch(lockstep::Instance *inst, const V &rtl, uint32_t s, const c104_in_t &in,
+void collect_switch(lockstep::Instance *inst, const V &rtl, uint32_t s, uint32_t of, const c104_in_t &in,
                     const c104_out_t &mo, const c104_state_t &st) {
-  std::vector<uint64_t> &R = inst->rtl, &M = inst->model;
-  size_t i = 0;
-#define XI(n, c, w) \
-  for (uint32_t k = 0; k < (c); k++, i++) R[i] = M[i] = C104_AT(in.n, c, k);
-#define XO(n, c, w)                                       \
-  for (uint32_t k = 0; k < (c); k++, i++) {               \
-    R[i] = field(rtl.n##_o, (s * (c) + k) * (w), (w));    \
-    M[i] = C104_AT(mo.n, c, k);                           \
-  }
-#define XR(n, c, w)                                         \
-  for (uint32_t k = 0; k < (c); k++, i++) {                 \
-    R[i] = field(rtl.dbg_##n##_o, (s * (c) + k) * (w), (w)); \
-    M[i] = C104_AT(st.r.n, c, k);                           \
-  }
-#define XL(n, w)                                                      \
-  for (uint32_t k = 0; k < C104_PORTS; k++, i++) {                    \
-    R[i] = field(rtl.dbg_l_##n##_o, (s * C104_PORTS + k) * (w), (w)); \
-    M[i] = st.link[k].r.n;                                            \
-  }
-  C104_INPUTS(XI)
-  C104_OUTPUTS(XO)
+  (void)st;  // (its registers are not compared when LOCKSTEP_CMP_REGS is 0)
+  ports::Fill f{inst, s, of};
+  PORTS_COLLECT(f, C104_INPUTS, C104_OUTPUTS, C104_REGS, rtl, in, mo, st.r);
 #if LOCKSTEP_CMP_REGS
-  C104_REGS(XR)
+#define XL(n, c, w)                                                                          \
+  for (uint32_t k = 0; k < C104_PORTS; k++)                                                  \
+    f.pair(ports::get(rtl.dbg_l_##n##_o, s * C104_PORTS + k, w, of * C104_PORTS), st.link[k].r.n);
   C104_LINK_REGS(XL)
-#endif
-#undef XI
-#undef XO
-#undef XR
 #undef XL
+#endif
 }
 
 // ---- Peers' timing -------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-// Block-independent lockstep machinery: signal tables, per-cycle compare, mismatch report with
-// input history, and paired VCDs (same writer, scopes, names and time base for RTL and model).
+// Block-independent lockstep machinery: the signal table's type (tb/common/ports.h fills it from a
+// port list), per-cycle compare, mismatch report with input history, and paired VCDs (same writer,
+// scopes, names and time base for RTL and model).
 #ifndef MADPOST_LOCKSTEP_H
 #define MADPOST_LOCKSTEP_H
 
@@ -8,7 +9,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -38,81 +38,6 @@ struct Sig {
   std::fprintf(stderr, "%s: %s\n(try --help)\n", prog, msg.c_str());
   std::exit(2);
 }
-
-// Options of the random-only testbenches: --seed S --cycles N --waves [+plusargs for Verilator].
-struct RandomOptions {
-  uint64_t seed = 1, cycles = 200000;
-  bool waves = false;
-  std::string wave_dir = "waves";
-};
-
-inline RandomOptions parse_random_options(int argc, char **argv, const char *prog) {
-  RandomOptions o;
-  for (int i = 1; i < argc; i++) {
-    std::string a = argv[i];
-    auto num = [&]() -> uint64_t {
-      if (i + 1 >= argc) usage_error(prog, a + " needs a number");
-      char *end = nullptr;
-      std::string v = argv[++i];
-      unsigned long long n = std::strtoull(v.c_str(), &end, 0);
-      if (v.empty() || *end || v[0] == '-') usage_error(prog, a + ": '" + v + "' is not a number");
-      return n;
-    };
-    if (a == "--seed") {
-      o.seed = num();
-    } else if (a == "--cycles") {
-      o.cycles = num();
-    } else if (a == "--waves") {
-      o.waves = true;
-    } else if (a == "--help" || a == "-h") {
-      std::printf("usage: %s [--seed S] [--cycles N] [--waves] [+mutant=K]\n", prog);
-      std::exit(0);
-    } else if (a[0] != '+') {
-      usage_error(prog, "unknown option '" + a + "'");
-    }
-  }
-  return o;
-}
-
-// Takes --test NAME and --list out of argv for testbenches with directed cases (each case has
-// `name` and `what`); returns the case, or nullptr for "random" (the default); the other
-// arguments are left in *rest for parse_random_options.
-template <class Case>
-const Case *pick_test(int argc, char **argv, const char *prog, const std::vector<Case> &cases,
-                      std::vector<char *> *rest) {
-  std::string test = "random";
-  for (int i = 0; i < argc; i++) {
-    const std::string a = argv[i];
-    if (a == "--list") {
-      std::printf("random\n");
-      for (const Case &c : cases) std::printf("%-14s %s\n", c.name, c.what);
-      std::exit(0);
-    }
-    if (a == "--test") {
-      if (i + 1 >= argc) usage_error(prog, "--test needs a name");
-      test = argv[++i];
-      continue;
-    }
-    rest->push_back(argv[i]);
-  }
-  for (const Case &c : cases)
-    if (test == c.name) return &c;
-  if (test != "random") usage_error(prog, "unknown test '" + test + "' (--list shows them)");
-  return nullptr;
-}
-
-// The signal table of a block from its X-macro port list (inputs, outputs, registers).
-#define LOCKSTEP_SIGS(INPUTS, OUTPUTS, REGS, CMP_REGS)                                  \
-  [] {                                                                                 \
-    std::vector<lockstep::Sig> s_;                                                     \
-    INPUTS(LOCKSTEP_X_IN)                                                              \
-    OUTPUTS(LOCKSTEP_X_OUT)                                                            \
-    if (CMP_REGS) { REGS(LOCKSTEP_X_REG) }                                             \
-    return s_;                                                                         \
-  }()
-#define LOCKSTEP_X_IN(n, w) s_.push_back({#n "_i", w, lockstep::kIn});
-#define LOCKSTEP_X_OUT(n, w) s_.push_back({#n "_o", w, lockstep::kOut});
-#define LOCKSTEP_X_REG(n, w) s_.push_back({#n "_q", w, lockstep::kReg});
 
 // One cycle is 10 time units (ns): inputs change at 10n, the clock rises at 10n+5.
 constexpr uint64_t kPeriod = 10;
@@ -385,23 +310,6 @@ inline void cov_write(VerilatedContext *ctx) {
 #else
   (void)ctx;
 #endif
-}
-
-// The main of a bench with named cases: --test NAME runs a directed case, --list shows them;
-// random traffic otherwise. Tb(options, context, case) runs the chosen one in run(). (Ctx is a
-// parameter only so that the context's type is needed where a bench instantiates this, after
-// verilated.h.)
-template <class Tb, class Case, class Ctx = VerilatedContext>
-int run_bench(int argc, char **argv, const char *prog, const std::vector<Case> &cases) {
-  std::vector<char *> rest;
-  const Case *dc = pick_test(argc, argv, prog, cases, &rest);
-  const RandomOptions o = parse_random_options((int)rest.size(), rest.data(), prog);
-  auto ctx = std::make_unique<Ctx>();
-  ctx->commandArgs(argc, argv);
-  auto tb = std::make_unique<Tb>(o, ctx.get(), dc);
-  tb->run();
-  cov_write(ctx.get());
-  return 0;
 }
 
 }  // namespace lockstep

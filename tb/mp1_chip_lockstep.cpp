@@ -16,14 +16,13 @@
 #include "verilated.h"
 
 #include "backdoor.h"
+#include "common/bench.h"
+#include "common/ports.h"
 #include "lockstep.h"
 #include <madpost/mp1_chip.h>
 #include "mp1_stim.h"
 #include <madpost/rng.h>
 
-#ifndef LOCKSTEP_CMP_REGS
-#define LOCKSTEP_CMP_REGS 1
-#endif
 
 using lockstep::Sig;
 using mp1stim::Source;
@@ -286,38 +285,21 @@ std::vector<ChipCase> chip_cases() {
 // Signals: the chip's inputs, outputs and own registers, then each plane's registers, unpacked
 // from its debug port by the same port list.
 std::vector<Sig> make_sigs() {
-  std::vector<Sig> s = LOCKSTEP_SIGS(MP1_CHIP_INPUTS, MP1_CHIP_OUTPUTS, MP1_CHIP_REGS, LOCKSTEP_CMP_REGS);
-  if (LOCKSTEP_CMP_REGS) {
-    for (int p = 0; p < 4; p++) {
-#define X(n, w) s.push_back({"p" + std::to_string(p) + "_" #n "_q", w, lockstep::kReg});
-      MP1_PLANE_REGS(X)
+  std::vector<Sig> s;
+  PORTS_TABLE(&s, MP1_CHIP_INPUTS, MP1_CHIP_OUTPUTS, MP1_CHIP_REGS);
+#define X(p) PORTS_SIG_REGS(&s, #p "_", MP1_PLANE_REGS);
+  MP1_CHIP_PLANE_BUSES(X)
 #undef X
-    }
-  }
   return s;
 }
-
-// Bits [lsb, lsb + w) of a Verilator wide port.
-template <class W>
-uint64_t wide_bits(const W &v, uint32_t lsb, uint32_t w) {
-  uint64_t r = 0;
-  for (uint32_t i = 0; i < w; i++) {
-    const uint32_t b = lsb + i;
-    r |= (uint64_t)((v[b / 32] >> (b % 32)) & 1u) << i;
-  }
-  return r;
-}
-
-using Options = lockstep::RandomOptions;
 
 #ifndef LOCKSTEP_TOP
 #define LOCKSTEP_TOP "mp1_chip"
 #endif
 
-class Tb {
+class Tb : public bench::Run {
  public:
-  Tb(const Options &o, VerilatedContext *ctx, const ChipCase *dc)
-      : o_(o), h_("mp1_chip", o.seed, dc ? dc->name : "random"), ctx_(ctx), dc_(dc) {
+  Tb(const bench::Options &o, VerilatedContext *ctx) : bench::Run("mp1_chip", o), ctx_(ctx) {
     sigs_ = make_sigs();
     rtl_ = std::make_unique<Vmp1_chip>(ctx, "chip");
     inst_.init("chip", &sigs_);
@@ -364,10 +346,17 @@ class Tb {
     pbs_.rate = 80;
     pbs_.window = false;
     stop_pct_ = rng_below(&g_, 30);
-    // Random runs reset the chip now and then, messages in flight (tb/lockstep.h MidReset).
-    if (!dc_) rst_.init(o.seed, 25000);
     // The random runs walk the injector's and the machines' counters through their carries.
     mp1stim::add_chip_counters(walk_, "", &m_);
+  }
+
+  int open_waves() { return o_.waves ? h_.open_waves(o_.wave_dir) : 0; }
+  void reset() { lockstep::rtl_reset(rtl_.get()); }
+  void finish() {}
+
+  // A directed case (dc), or random traffic (nullptr).
+  void run(const ChipCase *dc) {
+    dc_ = dc;
     if (dc_) {
       in_.xmax = in_.ymax = 2, in_.px = in_.py = 1, in_.chip = 0, in_.pbloop = dc_->pbloop;
       stop_pct_ = 0;
@@ -379,16 +368,11 @@ class Tb {
       ifs_.force_violation = dc_->violate;
       for (const auto &m : dc_->ifs) mq_if_.push_back(m);
       for (const auto &m : dc_->pbi) mq_pb_.push_back(m);
-    }
-  }
-
-  void run() {
-    if (o_.waves && h_.open_waves("waves")) std::exit(2);
-    if (dc_) {
       run_directed();
       return;
     }
-    lockstep::rtl_reset(rtl_.get());
+    // Random runs reset the chip now and then, messages in flight (tb/lockstep.h MidReset).
+    rst_.init(o_.seed, 25000);
     walk_.open(ctx_, rtl_.get(), LOCKSTEP_TOP);
     uint64_t at_three_quarters = 0;
     for (uint64_t c = 0; c < o_.cycles; c++) {
@@ -396,11 +380,7 @@ class Tb {
       cycle(c);
     }
     h_.close();
-    if (entered() == at_three_quarters) {
-      std::printf("mp1_chip: FAILED seed %" PRIu64 ": no message entered in the last quarter "
-                  "(deadlock?)\n", o_.seed);
-      std::exit(1);
-    }
+    if (entered() == at_three_quarters) fatal("no message entered in the last quarter (deadlock?)");
     const mp1_chip_regs_t &r = m_.r;
     uint64_t ch = 0;
     for (auto &s : src_) ch += s.msgs;
@@ -410,7 +390,8 @@ class Tb {
                 PRIu64 "\n",
                 ch, ifs_.msgs, pbs_.msgs, in_.pbloop, r.cnt_inj_msgs, r.cnt_sel_bad,
                 r.cnt_inj_drop, r.cnt_inj_stray, rst_.count, walk_.carries());
-    std::printf("mp1_chip: matched %" PRIu64 " cycles (seed %" PRIu64 ")\n", o_.cycles, o_.seed);
+    cyc_ = o_.cycles;
+    matched();
   }
 
  private:
@@ -421,7 +402,6 @@ class Tb {
   }
 
   void run_directed() {
-    lockstep::rtl_reset(rtl_.get());
     uint64_t c = 0;
     for (; c < 3000; c++) {
       // the next scripted message once the sender has finished the last
@@ -443,10 +423,7 @@ class Tb {
                " non-idle chunks, not the " + std::to_string(e.second.size()) + " expected; ";
     if (dc_->check) err += dc_->check(m_.r);
     if (dc_->deaf) err += check_err();
-    if (!err.empty()) {
-      std::printf("mp1_chip: FAILED %s: %s\n", dc_->name, err.c_str());
-      std::exit(1);
-    }
+    if (!err.empty()) fatal(err);
     std::printf("mp1_chip: %-14s as expected, %" PRIu64 " cycles matched (%s)\n", dc_->name, c,
                 dc_->what);
   }
@@ -476,6 +453,7 @@ class Tb {
   }
 
   void cycle(uint64_t c) {
+    cyc_ = c;
     if (rst_.start(rtl_.get())) mp1_chip_reset(&m_);
     const uint32_t stop_in[8] = {m_.pl[0].rmx.r.stop, m_.pl[0].rmy.r.stop, m_.pl[1].rmx.r.stop,
                                  m_.pl[1].rmy.r.stop, m_.pl[2].rmx.r.stop, m_.pl[2].rmy.r.stop,
@@ -495,9 +473,7 @@ class Tb {
     if (dc_) in_.rcv_stop = in_.pbo_stop = 0;
     in_.inj_dat = ifs_.dat;
     in_.pbi_dat = pbs_.dat;
-#define X(n, w) rtl_->n##_i = in_.n;
-    MP1_CHIP_INPUTS(X)
-#undef X
+    PORTS_COPY_IN(MP1_CHIP_INPUTS, rtl_.get(), in_);
     rtl_->eval();
     mp1_chip_out_t mo;
     mp1_chip_eval(&cfg_, &m_, &in_, &mo, &nx_);
@@ -509,18 +485,11 @@ class Tb {
       for (int k = 0; k < 10; k++)
         if (o[k]) seen_[k].push_back((uint8_t)o[k]);
     }
-    if (h_.check(c)) {
-      h_.flush();
-      std::printf("mp1_chip: FAILED seed %" PRIu64 " at cycle %" PRIu64 "\n", o_.seed, c);
-      std::exit(1);
-    }
+    if (h_.check(c)) mismatch();
     if (deaf) {
       trace_err(c, din, stop_in, mo.err);
     } else if (mo.err) {  // the buffer invariant (draft 4 §6): compared above, and 0 here
-      h_.flush();
-      std::printf("mp1_chip: FAILED seed %" PRIu64 " at cycle %" PRIu64
-                  ": buffer invariant (err)\n", o_.seed, c);
-      std::exit(1);
+      fatal("buffer invariant (err)");
     }
     ifs_.step(mo.inj_stop, in_);
     if (!in_.pbloop) pbs_.step(mo.pbi_stop, in_);
@@ -530,33 +499,19 @@ class Tb {
     walk_.step(rtl_.get());
   }
 
+  // The chip's own ports and registers, then each plane's registers from its debug bus.
   void collect(const mp1_chip_out_t &mo) {
-    size_t i = 0;
-    std::vector<uint64_t> &r = inst_.rtl, &m = inst_.model;
-#define X(n, w) r[i] = m[i] = in_.n, i++;
-    MP1_CHIP_INPUTS(X)
+    ports::Fill f{&inst_};
+    PORTS_COLLECT(f, MP1_CHIP_INPUTS, MP1_CHIP_OUTPUTS, MP1_CHIP_REGS, *rtl_, in_, mo, m_.r);
+    mp1_plane_regs_t pr[MP1_CHIP_PLANES];
+    for (int p = 0; p < MP1_CHIP_PLANES; p++) mp1_plane_regs(&m_.pl[p], &pr[p]);
+    int p = 0;
+#define X(bus) PORTS_COLLECT_PACKED(f, MP1_PLANE_REGS, rtl_->dbg_##bus##_o, MP1_PLANE_REG_BITS, pr[p++]);
+    MP1_CHIP_PLANE_BUSES(X)
 #undef X
-#define X(n, w) r[i] = rtl_->n##_o, m[i] = mo.n, i++;
-    MP1_CHIP_OUTPUTS(X)
-#undef X
-#if LOCKSTEP_CMP_REGS
-#define X(n, w) r[i] = rtl_->dbg_##n##_o, m[i] = m_.r.n, i++;
-    MP1_CHIP_REGS(X)
-#undef X
-    for (int p = 0; p < 4; p++) {
-      mp1_plane_regs_t pr;
-      mp1_plane_regs(&m_.pl[p], &pr);
-      const auto &bus = p == 0 ? rtl_->dbg_p0_o : p == 1 ? rtl_->dbg_p1_o : p == 2 ? rtl_->dbg_p2_o : rtl_->dbg_p3_o;
-      uint32_t top = MP1_PLANE_REG_BITS;  // the first register sits in the top bits
-#define X(n, w) top -= (w), r[i] = wide_bits(bus, top, (w)), m[i] = pr.n, i++;
-      MP1_PLANE_REGS(X)
-#undef X
-    }
-#endif
+    (void)p;
   }
 
-  const Options &o_;
-  lockstep::Harness h_;
   VerilatedContext *ctx_;
   std::vector<Sig> sigs_;
   lockstep::Instance inst_;
@@ -582,5 +537,6 @@ class Tb {
 }  // namespace
 
 int main(int argc, char **argv) {
-  return lockstep::run_bench<Tb>(argc, argv, "mp1_chip_lockstep", chip_cases());
+  const std::vector<ChipCase> cases = chip_cases();
+  return bench::main(argc, argv, mp1stim::spec("mp1_chip_lockstep"), bench::case_tests<Tb>(cases));
 }

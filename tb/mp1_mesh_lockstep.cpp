@@ -20,6 +20,8 @@
 #include "verilated.h"
 
 #include "backdoor.h"
+#include "common/bench.h"
+#include "common/ports.h"
 #include "lockstep.h"
 #include <madpost/mp1_mesh.h>
 #include <madpost/mp1_nic.h>
@@ -43,9 +45,6 @@ static uint32_t chip_of(uint32_t x, uint32_t y) {
 #ifndef MESH_KY
 #define MESH_KY 4
 #endif
-#ifndef LOCKSTEP_CMP_REGS
-#define LOCKSTEP_CMP_REGS 1
-#endif
 
 using lockstep::Sig;
 
@@ -54,17 +53,6 @@ namespace {
 constexpr uint32_t kN = MESH_KX * MESH_KY;
 constexpr uint32_t kA = MP1_AWF;  // flits per address word
 constexpr uint32_t kChipRegBits = 0 MP1_CHIP_REGS(MP1_PLANE_X_BITS);
-
-template <class T>
-uint64_t get_bits(const T &v, uint32_t lsb, uint32_t w) {
-  if constexpr (std::is_integral<T>::value) {
-    return (uint64_t)(v >> lsb) & ((w == 64) ? ~0ull : ((1ull << w) - 1));
-  } else {
-    uint64_t r = 0;
-    for (uint32_t i = 0; i < w; i++) r |= (uint64_t)((v[(lsb + i) / 32] >> ((lsb + i) % 32)) & 1u) << i;
-    return r;
-  }
-}
 
 template <class T>
 void put_bits(T &v, uint32_t lsb, uint32_t w, uint64_t x) {
@@ -259,7 +247,7 @@ template <typename T> uint32_t total(const mp1_mesh_state_t &m, T mp1_rm_regs_t:
     for (uint32_t p = 0; p < 4; p++) t += m.chip[n].pl[p].rmx.r.*f + m.chip[n].pl[p].rmy.r.*f;
   return t;
 }
-std::string expect_eq(const char *what, uint64_t got, uint64_t want) {
+std::string eq_err(const char *what, uint64_t got, uint64_t want) {
   if (got == want) return "";
   return std::string(what) + ": " + std::to_string(got) + ", expected " + std::to_string(want);
 }
@@ -280,9 +268,9 @@ std::vector<Case> directed_cases() {
                    // dropped once at every node from (2,0) to the edge
                    std::string e;
                    for (uint32_t x = 2; x < MESH_KX; x++)
-                     e += expect_eq(("dead flits at x = " + std::to_string(x)).c_str(),
+                     e += eq_err(("dead flits at x = " + std::to_string(x)).c_str(),
                                     rmr(s, x, 0, 0, 0).cnt_dead, 1);
-                   return e + expect_eq("dead flits", total(s, &mp1_rm_regs_t::cnt_dead), MESH_KX - 2);
+                   return e + eq_err("dead flits", total(s, &mp1_rm_regs_t::cnt_dead), MESH_KX - 2);
                  }, {}, 0});
   }
   for (uint32_t code : {1u, 0u}) {
@@ -294,7 +282,7 @@ std::vector<Case> directed_cases() {
                  {{0, 1, 0, 0, 0, blk, 0}, {30, 0, 0, 0, 0, m, 0}},
                  {{3, 0, tail(blk, kA)}, {3, 3, tail(m, 2 * kA)}},
                  [code](const mp1_mesh_state_t &s) {
-                   return expect_eq("adaptations", total(s, &mp1_rm_regs_t::cnt_adapt), code ? 1 : 0);
+                   return eq_err("adaptations", total(s, &mp1_rm_regs_t::cnt_adapt), code ? 1 : 0);
                  }, {}, 0});
   }
   {
@@ -318,7 +306,7 @@ std::vector<Case> directed_cases() {
                  {{0, 0, 0, 0, 0, l, 0}}, e2,
                  [](const mp1_mesh_state_t &s) {
                    // cut where each branch, X and the fork's Y, first meets a machine
-                   return expect_eq("cut broadcasts", total(s, &mp1_rm_regs_t::cnt_bad_long), 2);
+                   return eq_err("cut broadcasts", total(s, &mp1_rm_regs_t::cnt_bad_long), 2);
                  }, {}, 0});
   }
   {
@@ -331,20 +319,20 @@ std::vector<Case> directed_cases() {
     v.push_back({"piggy_inter", "consumed at (2,0) into the piggy-back channel, on in plane 2 Y",
                  {{0, 0, 0, 0, 0, m, kA + 1}}, {{2, 3, tail(m, 2 * kA + 1)}},
                  [](const mp1_mesh_state_t &s) {
-                   return expect_eq("re-injected at (2,0)", s.chip[2].r.cnt_inj_msgs, 1);
+                   return eq_err("re-injected at (2,0)", s.chip[2].r.cnt_inj_msgs, 1);
                  }, {}, 0});
     auto down = m;
     down[kA] = (uint8_t)mp1_sel_flit(0, 0, 1);  // plane 0 again: breaks the loop's plane order
     v.push_back({"piggy_order", "re-injection into a plane not above the one it came in: refused",
                  {{0, 0, 0, 0, 0, down, kA + 1}}, {},
                  [](const mp1_mesh_state_t &s) {
-                   return expect_eq("bad selections at (2,0)", s.chip[2].r.cnt_sel_bad, 1) +
-                          expect_eq("re-injected at (2,0)", s.chip[2].r.cnt_inj_msgs, 0);
+                   return eq_err("bad selections at (2,0)", s.chip[2].r.cnt_sel_bad, 1) +
+                          eq_err("re-injected at (2,0)", s.chip[2].r.cnt_inj_msgs, 0);
                  }, {}, 0});
     v.push_back({"piggy_gateway", "the same with (2,0)'s loop open: it leaves on the piggy-back output",
                  {{0, 0, 0, 0, 0, m, kA + 1}}, {},
                  [](const mp1_mesh_state_t &s) {
-                   return expect_eq("re-injected at (2,0)", s.chip[2].r.cnt_inj_msgs, 0);
+                   return eq_err("re-injected at (2,0)", s.chip[2].r.cnt_inj_msgs, 0);
                  }, {2}, 0, 1});
   }
   {
@@ -354,8 +342,8 @@ std::vector<Case> directed_cases() {
                  {{0, 0, 0, 0, 0, far, 0}, {0, 0, 0, 0, 0, ill, 0}, {0, 0, 0, 0, 0, ok, 0}},
                  {{3, 0, tail(ok, kA)}},
                  [](const mp1_mesh_state_t &s) {
-                   return expect_eq("bad address at the edge", rmr(s, MESH_KX - 1, 0, 0, 0).cnt_bad_addr, 1) +
-                          expect_eq("bad code at (1,0)", rmr(s, 1, 0, 0, 0).cnt_bad_code, 1);
+                   return eq_err("bad address at the edge", rmr(s, MESH_KX - 1, 0, 0, 0).cnt_bad_addr, 1) +
+                          eq_err("bad code at (1,0)", rmr(s, 1, 0, 0, 0).cnt_bad_code, 1);
                  }, {}, 0});
   }
   {
@@ -380,6 +368,11 @@ std::vector<Case> directed_cases() {
   return v;
 }
 
+// A node's signals. Its ports are listed here by hand, not generated from a port list: the mesh
+// (rtl/mp1_mesh.sv) shows each chip only through the chip ports it does not wire to a neighbour,
+// packed node by node into one port each, and the C model's per-node structs (mp1_mesh_in_t,
+// mp1_mesh_out_t: chan_dat[8], chan_stop[8]) are cmodel's own, with no list of their own; the
+// registers are the chip's and the planes' lists (tb/common/ports.h).
 std::vector<Sig> node_sigs() {
   std::vector<Sig> s;
   for (const char *n : {"pbloop", "inj_dat", "pbi_dat", "rcv_stop", "pbo_stop"})
@@ -394,25 +387,16 @@ std::vector<Sig> node_sigs() {
     s.push_back({pj + "in_stop_o", 1, lockstep::kOut});
   }
   s.push_back({"err_o", 1, lockstep::kOut});
-  if (LOCKSTEP_CMP_REGS) {
-#define X(n, w) s.push_back({#n "_q", w, lockstep::kReg});
-    MP1_CHIP_REGS(X)
+  PORTS_SIG_REGS(&s, "", MP1_CHIP_REGS);
+#define X(p) PORTS_SIG_REGS(&s, #p "_", MP1_PLANE_REGS);
+  MP1_CHIP_PLANE_BUSES(X)
 #undef X
-    for (int p = 0; p < 4; p++) {
-#define X(n, w) s.push_back({"p" + std::to_string(p) + "_" #n "_q", w, lockstep::kReg});
-      MP1_PLANE_REGS(X)
-#undef X
-    }
-  }
   return s;
 }
 
-using Options = lockstep::RandomOptions;
-
-class Tb {
+class Tb : public bench::Run {
  public:
-  Tb(const Options &o, VerilatedContext *ctx, const Case *dc)
-      : o_(o), h_("mp1_mesh", o.seed, dc ? dc->name : "random"), tr_(&g_), ctx_(ctx), dc_(dc) {
+  Tb(const bench::Options &o, VerilatedContext *ctx) : bench::Run("mp1_mesh", o), tr_(&g_), ctx_(ctx) {
     rtl_ = std::make_unique<Vmp1_mesh>(ctx, "mesh");
     sigs_ = node_sigs();
     inst_.resize(kN);
@@ -441,28 +425,31 @@ class Tb {
       mp1stim::add_chip_counters(ctrs_, chip, &m_.chip[n]);
     }
     rate_ = 2000 + rng_below(&g_, 20000);  // messages per node per million cycles
-    if (dc_) {
-      rate_ = 0, stop_pct_ = 0;
-      for (uint32_t n = 0; n < kN; n++) in_[n].pbloop = 1;
-      for (uint32_t n : dc_->pbloop_off) in_[n].pbloop = 0;
-    }
     const char *a;
     if ((a = Verilated::commandArgsPlusMatch("maxlen=")) && *a) tr_.max_len = (uint32_t)std::atoi(a + 8);
     if ((a = Verilated::commandArgsPlusMatch("kinds=")) && *a) tr_.kinds = (uint32_t)std::strtoul(a + 7, nullptr, 0);
-    if ((a = Verilated::commandArgsPlusMatch("rate=")) && *a) rate_ = (uint32_t)std::atoi(a + 6);
+    plusarg_rate();
     stop_pct_ = 3 + rng_below(&g_, 20);  // every run sees its sinks stop now and then
-    // Random runs reset the whole mesh now and then, messages in flight (tb/lockstep.h MidReset).
-    if (!dc_) rst_.init(o.seed, 6000);
   }
   ~Tb() { mp1_mesh_free(&m_, &nx_); }
 
-  void run() {
-    if (o_.waves && h_.open_waves("waves")) std::exit(2);
-    if (dc_) {
+  int open_waves() { return o_.waves ? h_.open_waves(o_.wave_dir) : 0; }
+  void reset() { lockstep::rtl_reset(rtl_.get()); }
+  void finish() {}
+
+  // A directed case (dc), or random traffic (nullptr).
+  void run(const Case *dc) {
+    dc_ = dc;
+    if (dc_) {  // no random traffic (unless +rate= asks for it), every piggy-back loop closed
+      rate_ = 0;
+      plusarg_rate();
+      for (uint32_t n = 0; n < kN; n++) in_[n].pbloop = 1;
+      for (uint32_t n : dc_->pbloop_off) in_[n].pbloop = 0;
       run_directed();
       return;
     }
-    lockstep::rtl_reset(rtl_.get());
+    // Random runs reset the whole mesh now and then, messages in flight (tb/lockstep.h MidReset).
+    rst_.init(o_.seed, 6000);
     ctrs_.walk.open(ctx_, rtl_.get(), LOCKSTEP_TOP);
     uint64_t at_three_quarters = 0;
     for (uint64_t c = 0; c < o_.cycles; c++) {
@@ -473,8 +460,7 @@ class Tb {
     h_.close();
     if (delivered_ == at_three_quarters) {
       dump_busy();
-      std::printf("mp1_mesh: FAILED seed %" PRIu64 ": nothing delivered in the last quarter\n", o_.seed);
-      std::exit(1);
+      fatal("nothing delivered in the last quarter");
     }
     // The counters' events (less what the walk wrote), in add_chip_counters' order.
     uint64_t dead = 0, bad = 0, adapt = 0, inj = 0, selbad = 0;
@@ -490,11 +476,19 @@ class Tb {
                 "%" PRIu64 ", bad %" PRIu64 ", adaptations %" PRIu64 ", resets %" PRIu64 "\n",
                 MESH_KX, MESH_KY, queued_, (unsigned)inj, (unsigned)selbad, delivered_, pbo_msgs_,
                 dead, bad, adapt, rst_.count);
-    std::printf("mp1_mesh: matched %" PRIu64 " cycles (seed %" PRIu64 ")\n", o_.cycles, o_.seed);
+    cyc_ = o_.cycles;
+    matched();
   }
 
  private:
+  // +rate=N: messages per node per million cycles, instead of the drawn rate.
+  void plusarg_rate() {
+    const char *a = Verilated::commandArgsPlusMatch("rate=");
+    if (a && *a) rate_ = (uint32_t)std::atoi(a + 6);
+  }
+
   void cycle(uint64_t c) {
+    cyc_ = c;
     if (rst_.start(rtl_.get())) {
       mp1_mesh_reset(&m_), ctrs_.clear();
       for (uint32_t n = 0; n < kN; n++) in_[n].pbloop = rng_below(&g_, open_1_in_) != 0;
@@ -520,18 +514,9 @@ class Tb {
     rtl_->eval();
     mp1_mesh_eval(&m_, in_.data(), out_.data(), &nx_);
     collect();
-    if (h_.check(c)) {
-      h_.flush();
-      std::printf("mp1_mesh: FAILED seed %" PRIu64 " at cycle %" PRIu64 "\n", o_.seed, c);
-      std::exit(1);
-    }
-    for (uint32_t n = 0; n < kN; n++)
-      if (out_[n].err) {  // the buffer invariant (docs/mp1_draft4.md §6): compared, and 0 here
-        h_.flush();
-        std::printf("mp1_mesh: FAILED seed %" PRIu64 " at cycle %" PRIu64
-                    ": buffer invariant (err) at node %u\n", o_.seed, c, n);
-        std::exit(1);
-      }
+    if (h_.check(c)) mismatch();
+    for (uint32_t n = 0; n < kN; n++)  // the buffer invariant (docs/mp1_draft4.md §6): compared, and 0 here
+      if (out_[n].err) fatal("buffer invariant (err) at node " + std::to_string(n));
     for (uint32_t n = 0; n < kN; n++) {
       mp1_rx_msg_t rx;
       if (mp1_nic_rx(&rcv_[n], out_[n].rcv_dat, c, &rx) == 1) {
@@ -543,7 +528,7 @@ class Tb {
       if (!dc_ && !in_[n].pbloop) step_sender(&pnic_[n], psplit_[n], out_[n].pbi_stop, c);
     }
     mp1_mesh_clock(&m_, &nx_);
-    check_edge_machines(c);
+    check_edge_machines();
     lockstep::rtl_clock(rtl_.get());
     if (rst_.after_clock(rtl_.get())) mp1_mesh_reset(&m_), ctrs_.clear();
     if (!dc_ && !rst_.held()) ctrs_.walk.step(rtl_.get(), [&](size_t i, uint32_t a) { ctrs_.added[i] += a; });
@@ -553,7 +538,7 @@ class Tb {
   // a chunk, so every register of it keeps its reset value (its counters only move by the walk's
   // writes): what docs/coverage.md's argument for the mutants of those registers' bits rests on,
   // checked on the C model (the RTL's equals it) after every edge.
-  void check_edge_machines(uint64_t c) const {
+  void check_edge_machines() {
     mp1_rm_state_t idle;
     mp1_rm_reset(&idle);
     for (uint32_t n = 0; n < kN; n++)
@@ -564,15 +549,13 @@ class Tb {
           if (behind >= 0 && behind < size) continue;
           const mp1_rm_regs_t &r = d ? m_.chip[n].pl[p].rmy.r : m_.chip[n].pl[p].rmx.r;
           std::string diff;
-#define X(nm, w) \
+#define X(nm, c, w) \
   if (r.nm != idle.r.nm && std::strncmp(#nm, "cnt_", 4) != 0) diff += " " #nm "=" + std::to_string(r.nm);
           MP1_RM_REGS(X)
 #undef X
           if (diff.empty()) continue;
-          std::printf("mp1_mesh: FAILED seed %" PRIu64 " at cycle %" PRIu64 ": node %u plane %u %c machine, "
-                      "whose input is the mesh edge, left its reset state:%s\n", o_.seed, c, n, p, d ? 'Y' : 'X',
-                      diff.c_str());
-          std::exit(1);
+          fatal("node " + std::to_string(n) + " plane " + std::to_string(p) + " " + (d ? "Y" : "X") +
+                " machine, whose input is the mesh edge, left its reset state:" + diff);
         }
   }
 
@@ -585,7 +568,6 @@ class Tb {
   }
 
   void run_directed() {
-    lockstep::rtl_reset(rtl_.get());
     size_t next = 0;
     uint64_t c = 0;
     const uint64_t limit = 20000;
@@ -622,11 +604,8 @@ class Tb {
     for (const auto &w : want)
       err += "missing delivery at (" + std::to_string(w.x) + "," + std::to_string(w.y) + "); ";
     if (dc_->check) err += dc_->check(m_);
-    err += expect_eq("messages on piggy-back outputs", pbo_msgs_, dc_->pbo);
-    if (!err.empty()) {
-      std::printf("mp1_mesh: FAILED %s: %s\n", dc_->name, err.c_str());
-      std::exit(1);
-    }
+    err += eq_err("messages on piggy-back outputs", pbo_msgs_, dc_->pbo);
+    if (!err.empty()) fatal(err);
     std::printf("mp1_mesh: %-14s %zu deliveries as expected, %" PRIu64 " cycles matched (%s)\n",
                 dc_->name, got_.size(), c, dc_->what);
   }
@@ -680,44 +659,35 @@ class Tb {
     mp1_nic_tx_step(k, stop, c);
   }
 
+  // Every node's values of this cycle, in node_sigs() order (its ports by hand, see there).
   void collect() {
     for (uint32_t n = 0; n < kN; n++) {
-      std::vector<uint64_t> &r = inst_[n].rtl, &m = inst_[n].model;
-      size_t i = 0;
+      ports::Fill f{&inst_[n]};
       const mp1_mesh_in_t &mi = in_[n];
       for (uint64_t v : {(uint64_t)mi.pbloop, (uint64_t)mi.inj_dat, (uint64_t)mi.pbi_dat,
                          (uint64_t)mi.rcv_stop, (uint64_t)mi.pbo_stop})
-        r[i] = m[i] = v, i++;
+        f.both(v);
       const mp1_mesh_out_t &mo = out_[n];
-      r[i] = get_bits(rtl_->inj_stop_o, n, 1), m[i++] = mo.inj_stop;
-      r[i] = get_bits(rtl_->pbi_stop_o, n, 1), m[i++] = mo.pbi_stop;
-      r[i] = get_bits(rtl_->rcv_dat_o, 3 * n, 3), m[i++] = mo.rcv_dat;
-      r[i] = get_bits(rtl_->pbo_dat_o, 3 * n, 3), m[i++] = mo.pbo_dat;
+      f.pair(ports::field(rtl_->inj_stop_o, n, 1), mo.inj_stop);
+      f.pair(ports::field(rtl_->pbi_stop_o, n, 1), mo.pbi_stop);
+      f.pair(ports::field(rtl_->rcv_dat_o, 3 * n, 3), mo.rcv_dat);
+      f.pair(ports::field(rtl_->pbo_dat_o, 3 * n, 3), mo.pbo_dat);
       for (uint32_t j = 0; j < 8; j++) {
-        r[i] = get_bits(rtl_->chan_dat_o, 24 * n + 3 * j, 3), m[i++] = mo.chan_dat[j];
-        r[i] = get_bits(rtl_->chan_stop_o, 8 * n + j, 1), m[i++] = mo.chan_stop[j];
+        f.pair(ports::field(rtl_->chan_dat_o, 24 * n + 3 * j, 3), mo.chan_dat[j]);
+        f.pair(ports::field(rtl_->chan_stop_o, 8 * n + j, 1), mo.chan_stop[j]);
       }
-      r[i] = get_bits(rtl_->err_o, n, 1), m[i++] = mo.err;
-#if LOCKSTEP_CMP_REGS
+      f.pair(ports::field(rtl_->err_o, n, 1), mo.err);
+      // The registers, from the chip list and the plane list as in the chip's bench.
       const mp1_chip_state_t *cs = &m_.chip[n];
-      uint32_t top = kChipRegBits * (n + 1);
-#define X(nm, w) top -= (w), r[i] = get_bits(rtl_->dbg_chip_o, top, (w)), m[i++] = cs->r.nm;
-      MP1_CHIP_REGS(X)
-#undef X
-      for (uint32_t p = 0; p < 4; p++) {
+      PORTS_COLLECT_PACKED(f, MP1_CHIP_REGS, rtl_->dbg_chip_o, kChipRegBits * (n + 1), cs->r);
+      for (uint32_t p = 0; p < MP1_CHIP_PLANES; p++) {
         mp1_plane_regs_t pr;
         mp1_plane_regs(&cs->pl[p], &pr);
-        uint32_t pt = MP1_PLANE_REG_BITS * (4 * n + p + 1);
-#define X(nm, w) pt -= (w), r[i] = get_bits(rtl_->dbg_plane_o, pt, (w)), m[i++] = pr.nm;
-        MP1_PLANE_REGS(X)
-#undef X
+        PORTS_COLLECT_PACKED(f, MP1_PLANE_REGS, rtl_->dbg_plane_o, MP1_PLANE_REG_BITS * (4 * n + p + 1), pr);
       }
-#endif
     }
   }
 
-  const Options &o_;
-  lockstep::Harness h_;
   rng_t g_{};
   Traffic tr_;
   std::unique_ptr<Vmp1_mesh> rtl_;
@@ -754,5 +724,6 @@ class Tb {
 }  // namespace
 
 int main(int argc, char **argv) {
-  return lockstep::run_bench<Tb>(argc, argv, "mp1_mesh_lockstep", directed_cases());
+  const std::vector<Case> cases = directed_cases();
+  return bench::main(argc, argv, mp1stim::spec("mp1_mesh_lockstep"), bench::case_tests<Tb>(cases));
 }

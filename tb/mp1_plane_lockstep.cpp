@@ -14,14 +14,13 @@
 #include "verilated.h"
 
 #include "backdoor.h"
+#include "common/bench.h"
+#include "common/ports.h"
 #include "lockstep.h"
 #include <madpost/mp1_plane.h>
 #include "mp1_stim.h"
 #include <madpost/rng.h>
 
-#ifndef LOCKSTEP_CMP_REGS
-#define LOCKSTEP_CMP_REGS 1
-#endif
 
 using lockstep::Sig;
 using mp1stim::Arb;
@@ -114,17 +113,14 @@ struct ErrTrace {
   }
 };
 
-using Options = lockstep::RandomOptions;
-
 #ifndef LOCKSTEP_TOP
 #define LOCKSTEP_TOP "mp1_plane"
 #endif
 
-class Tb {
+class Tb : public bench::Run {
  public:
-  Tb(const Options &o, VerilatedContext *ctx, const PlaneCase *dc)
-      : o_(o), h_("mp1_plane", o.seed, dc ? dc->name : "random"), ctx_(ctx), dc_(dc) {
-    sigs_ = LOCKSTEP_SIGS(MP1_PLANE_INPUTS, MP1_PLANE_OUTPUTS, MP1_PLANE_REGS, LOCKSTEP_CMP_REGS);
+  Tb(const bench::Options &o, VerilatedContext *ctx) : bench::Run("mp1_plane", o), ctx_(ctx) {
+    PORTS_TABLE(&sigs_, MP1_PLANE_INPUTS, MP1_PLANE_OUTPUTS, MP1_PLANE_REGS);
     rtl_ = std::make_unique<Vmp1_plane>(ctx, "plane");
     inst_.init("plane", &sigs_);
     h_.add(&inst_);
@@ -145,20 +141,24 @@ class Tb {
     for (auto &a : arb_) a.me_first = false;
     busy_ = 5 + rng_below(&g_, 60);
     stop_pct_ = rng_below(&g_, 30);
-    if (!dc_) rst_.init(o.seed, 25000);  // mid-run resets, messages in flight (lockstep.h MidReset)
     for (int m = 0; m < 2; m++)
       for (const mp1stim::RmCounter &k : mp1stim::kRmCounters)  // walk index 8 m + k
         walk_.add(std::string(m ? "u_rmy." : "u_rmx.") + k.rtl, &((m ? m_.rmy : m_.rmx).r.*k.f));
-    if (dc_) setup_case();
   }
 
-  void run() {
-    if (o_.waves && h_.open_waves("waves")) std::exit(2);
+  int open_waves() { return o_.waves ? h_.open_waves(o_.wave_dir) : 0; }
+  void reset() { lockstep::rtl_reset(rtl_.get()); }
+  void finish() {}
+
+  // A directed case (dc), or random traffic (nullptr).
+  void run(const PlaneCase *dc) {
+    dc_ = dc;
     if (dc_) {
+      setup_case();
       run_directed();
       return;
     }
-    lockstep::rtl_reset(rtl_.get());
+    rst_.init(o_.seed, 25000);  // mid-run resets, messages in flight (lockstep.h MidReset)
     walk_.open(ctx_, rtl_.get(), LOCKSTEP_TOP);
     // Progress: new messages must keep entering in the last quarter of the run (a plane that
     // deadlocks still "matches", so this is checked separately).
@@ -168,17 +168,12 @@ class Tb {
       cycle(c);
     }
     h_.close();
-    if (xs_.msgs + ys_.msgs + ix_.msgs + iy_.msgs == at_three_quarters) {
-      std::printf("mp1_plane: FAILED seed %" PRIu64 ": no message entered in the last quarter "
-                  "(deadlock?)\n", o_.seed);
-      std::exit(1);
-    }
+    if (xs_.msgs + ys_.msgs + ix_.msgs + iy_.msgs == at_three_quarters)
+      fatal("no message entered in the last quarter (deadlock?)");
     // Runs this long see both outcomes of an EOM, or the arbiters' draft-4 rule went untested.
-    if (o_.cycles >= 100000 && (!handovers_ || !kept_)) {
-      std::printf("mp1_plane: FAILED seed %" PRIu64 ": %" PRIu64 " hand-overs and %" PRIu64
-                  " outputs kept at an EOM; both expected\n", o_.seed, handovers_, kept_);
-      std::exit(1);
-    }
+    if (o_.cycles >= 100000 && (!handovers_ || !kept_))
+      fatal(std::to_string(handovers_) + " hand-overs and " + std::to_string(kept_) +
+            " outputs kept at an EOM; both expected");
     std::printf("mp1_plane: at an EOM %" PRIu64 " outputs handed over, %" PRIu64 " kept\n",
                 handovers_, kept_);
     mp1_plane_regs_t r;
@@ -190,7 +185,8 @@ class Tb {
                 r.rmx_cnt_bad_addr + r.rmy_cnt_bad_addr + r.rmx_cnt_bad_code + r.rmy_cnt_bad_code,
                 r.rmx_cnt_adapt + r.rmy_cnt_adapt, r.rmx_cnt_cut + r.rmy_cnt_cut, rst_.count,
                 walk_.carries());
-    std::printf("mp1_plane: matched %" PRIu64 " cycles (seed %" PRIu64 ")\n", o_.cycles, o_.seed);
+    cyc_ = o_.cycles;
+    matched();
   }
 
  private:
@@ -206,14 +202,10 @@ class Tb {
   }
 
   void run_directed() {
-    lockstep::rtl_reset(rtl_.get());
     for (uint64_t c = 0; c < kCaseCycles; c++) cycle(c);
     h_.close();
     const std::string e = tr_.check();
-    if (!e.empty()) {
-      std::printf("mp1_plane: FAILED %s: %s\n", dc_->name, e.c_str());
-      std::exit(1);
-    }
+    if (!e.empty()) fatal(e);
     std::printf("mp1_plane: %-14s as expected, %" PRIu64 " cycles matched (%s)\n", dc_->name,
                 kCaseCycles, dc_->what);
   }
@@ -230,7 +222,7 @@ class Tb {
 
   // err (§6) is compared as an output above; here it fails a random run, and in a case, whose
   // sender ignores stop, it is recorded to be required.
-  void check_err(uint64_t c, const mp1_plane_out_t &mo) {
+  void check_err(const mp1_plane_out_t &mo) {
     if (dc_) {
       const mp1_rm_state_t &rm = dc_->dim ? m_.rmy : m_.rmx;
       tr_.in.push_back(dc_->dim ? in_.yin_dat : in_.xin_dat);
@@ -238,15 +230,11 @@ class Tb {
       tr_.stop.push_back(rm.r.stop);
       return;
     }
-    if (mo.err) {
-      h_.flush();
-      std::printf("mp1_plane: FAILED seed %" PRIu64 " at cycle %" PRIu64
-                  ": buffer invariant (err)\n", o_.seed, c);
-      std::exit(1);
-    }
+    if (mo.err) fatal("buffer invariant (err)");
   }
 
   void cycle(uint64_t c) {
+    cyc_ = c;
     if (rst_.start(rtl_.get())) mp1_plane_reset(&m_);
     // (a case's deaf sender sees a stop that is always low)
     const bool deaf_x = dc_ && dc_->dim == 0, deaf_y = dc_ && dc_->dim == 1;
@@ -259,20 +247,14 @@ class Tb {
     uint32_t *fre[4] = {&in_.rmx_rc_free, &in_.rmx_pb_free, &in_.rmy_rc_free, &in_.rmy_pb_free};
     uint32_t *stp[4] = {&in_.rmx_rc_stop, &in_.rmx_pb_stop, &in_.rmy_rc_stop, &in_.rmy_pb_stop};
     for (int k = 0; k < 4; k++) arb_[k].drive(&g_, stop_pct_, own[k], fre[k], stp[k]);
-#define X(n, w) rtl_->n##_i = in_.n;
-    MP1_PLANE_INPUTS(X)
-#undef X
+    PORTS_COPY_IN(MP1_PLANE_INPUTS, rtl_.get(), in_);
     rtl_->eval();
     mp1_plane_out_t mo;
     mp1_plane_next_t nx;
     mp1_plane_eval(&cfg_, &m_, &in_, &mo, &nx);
     collect(mo);
-    if (h_.check(c)) {
-      h_.flush();
-      std::printf("mp1_plane: FAILED seed %" PRIu64 " at cycle %" PRIu64 "\n", o_.seed, c);
-      std::exit(1);
-    }
-    check_err(c, mo);
+    if (h_.check(c)) mismatch();
+    check_err(mo);
     const uint32_t req[4] = {mo.rmx_rc_req, mo.rmx_pb_req, mo.rmy_rc_req, mo.rmy_pb_req};
     for (int k = 0; k < 4; k++) arb_[k].step(&g_, req[k], busy_);
     if (!dc_) {  // a case injects nothing
@@ -296,25 +278,12 @@ class Tb {
   }
 
   void collect(const mp1_plane_out_t &mo) {
-    size_t i = 0;
-    std::vector<uint64_t> &r = inst_.rtl, &m = inst_.model;
-#define X(n, w) r[i] = m[i] = in_.n, i++;
-    MP1_PLANE_INPUTS(X)
-#undef X
-#define X(n, w) r[i] = rtl_->n##_o, m[i] = mo.n, i++;
-    MP1_PLANE_OUTPUTS(X)
-#undef X
-#if LOCKSTEP_CMP_REGS
     mp1_plane_regs_t mr;
     mp1_plane_regs(&m_, &mr);
-#define X(n, w) r[i] = rtl_->dbg_##n##_o, m[i] = mr.n, i++;
-    MP1_PLANE_REGS(X)
-#undef X
-#endif
+    ports::Fill f{&inst_};
+    PORTS_COLLECT(f, MP1_PLANE_INPUTS, MP1_PLANE_OUTPUTS, MP1_PLANE_REGS, *rtl_, in_, mo, mr);
   }
 
-  const Options &o_;
-  lockstep::Harness h_;
   VerilatedContext *ctx_;
   std::vector<Sig> sigs_;
   lockstep::Instance inst_;
@@ -337,5 +306,6 @@ class Tb {
 }  // namespace
 
 int main(int argc, char **argv) {
-  return lockstep::run_bench<Tb>(argc, argv, "mp1_plane_lockstep", plane_cases());
+  const std::vector<PlaneCase> cases = plane_cases();
+  return bench::main(argc, argv, mp1stim::spec("mp1_plane_lockstep"), bench::case_tests<Tb>(cases));
 }

@@ -17,14 +17,13 @@
 #include "verilated.h"
 
 #include "backdoor.h"
+#include "common/bench.h"
+#include "common/ports.h"
 #include "lockstep.h"
 #include <madpost/mp1_rm.h>
 #include "mp1_stim.h"
 #include <madpost/rng.h>
 
-#ifndef LOCKSTEP_CMP_REGS
-#define LOCKSTEP_CMP_REGS 1
-#endif
 
 using lockstep::Sig;
 using mp1stim::Arb;
@@ -561,19 +560,18 @@ std::vector<RmCase> rm_cases() {
 }
 
 std::vector<Sig> make_sigs() {
-  return LOCKSTEP_SIGS(MP1_RM_INPUTS, MP1_RM_OUTPUTS, MP1_RM_REGS, LOCKSTEP_CMP_REGS);
+  std::vector<Sig> s;
+  PORTS_TABLE(&s, MP1_RM_INPUTS, MP1_RM_OUTPUTS, MP1_RM_REGS);
+  return s;
 }
-
-using Options = lockstep::RandomOptions;
 
 #ifndef LOCKSTEP_TOP
 #define LOCKSTEP_TOP "mp1_rm"
 #endif
 
-class Tb {
+class Tb : public bench::Run {
  public:
-  Tb(const Options &o, VerilatedContext *ctx, const RmCase *dc)
-      : o_(o), h_("mp1_rm", o.seed, dc ? dc->name : "random"), ctx_(ctx), dc_(dc) {
+  Tb(const bench::Options &o, VerilatedContext *ctx) : bench::Run("mp1_rm", o), ctx_(ctx) {
     sigs_ = make_sigs();
     rtl_ = std::make_unique<Vmp1_rm>(ctx, "rm");
     inst_.init("rm", &sigs_);
@@ -593,9 +591,18 @@ class Tb {
     for (int k = 1; k < 4; k++) arb_[k].me_first = false;
     busy_ = 5 + rng_below(&g_, 60);
     stop_pct_ = rng_below(&g_, 30);
-    // Random runs reset the machine now and then, mid-message included (tb/lockstep.h MidReset).
-    if (!dc_) rst_.init(o.seed, kResetOdds);
     for (const mp1stim::RmCounter &k : mp1stim::kRmCounters) walk_.add(k.rtl, &(m_.r.*k.f));
+  }
+
+  int open_waves() { return o_.waves ? h_.open_waves(o_.wave_dir) : 0; }
+  void reset() { lockstep::rtl_reset(rtl_.get()); }
+  void finish() {}
+
+  // A directed case or sweep (dc), or random traffic (nullptr).
+  void run(const RmCase *dc) {
+    dc_ = dc;
+    // Random runs reset the machine now and then, mid-message included (tb/lockstep.h MidReset).
+    if (!dc_) rst_.init(o_.seed, kResetOdds);
     if (dc_) {
       in_ = mp1_rm_in_t{};
       in_.pos = in_.opos = 4;
@@ -603,11 +610,6 @@ class Tb {
       src_.scripted = true;
       for (const Seg &sg : dc_->segs) src_.segs.push_back(sg);
     }
-  }
-
-  void run() {
-    if (o_.waves && h_.open_waves(o_.wave_dir)) std::exit(2);
-    lockstep::rtl_reset(rtl_.get());
     if (!dc_ || dc_->walk) walk_.open(ctx_, rtl_.get(), LOCKSTEP_TOP);
     if (dc_) {
       // A sweep ends 100 cycles after its last message, once the machine is back in IDLE.
@@ -626,10 +628,7 @@ class Tb {
                std::to_string(dc_->occ_min) + "; ";
       err += eqs("machine empty at the end (no front or back message)", rm_empty(m_.r), 1);
       err += eqs("messages fed", msg_i_, dc_->msgs.size());
-      if (!err.empty()) {
-        std::printf("mp1_rm: FAILED %s: %s\n", dc_->name, err.c_str());
-        std::exit(1);
-      }
+      if (!err.empty()) fatal(err);
       std::printf("mp1_rm: %-14s as expected, %" PRIu64 " cycles matched (%s)\n", dc_->name, c,
                   dc_->what);
       return;
@@ -642,11 +641,13 @@ class Tb {
                 src_.msgs, m_.r.cnt_dead, m_.r.cnt_bad_code, m_.r.cnt_bad_addr,
                 m_.r.cnt_bad_long, m_.r.cnt_stray, m_.r.cnt_cut, m_.r.cnt_adapt,
                 m_.r.cnt_adapt_buf, rst_.count, walk_.carries());
-    std::printf("mp1_rm: matched %" PRIu64 " cycles (seed %" PRIu64 ")\n", o_.cycles, o_.seed);
+    cyc_ = o_.cycles;
+    matched();
   }
 
  private:
   void cycle(uint64_t c) {
+    cyc_ = c;
     if (rst_.start(rtl_.get())) mp1_rm_reset(&m_);
     if (dc_) feed(c);
     // (a case that ignores stop shows its sender a stop that is always low)
@@ -668,9 +669,7 @@ class Tb {
         if (k == 0 && c < stall_c_) *stp[k] = 1;
       }
     }
-#define X(n, w) rtl_->n##_i = in_.n;
-    MP1_RM_INPUTS(X)
-#undef X
+    PORTS_COPY_IN(MP1_RM_INPUTS, rtl_.get(), in_);
     rtl_->eval();
     mp1_rm_out_t mo;
     mp1_rm_next_t nx;
@@ -686,22 +685,15 @@ class Tb {
     }
     // The buffer invariant (docs/mp1_draft4.md §6), as the C model computes it (the compare
     // checks the RTL's): a failure unless the case's sender ignores stop, where err must rise.
-    if (mo.err && !(dc_ && dc_->ignore_stop)) {
-      h_.flush();
-      std::printf("mp1_rm: FAILED seed %" PRIu64 " at cycle %" PRIu64 ": buffer invariant (err)\n",
-                  o_.seed, c);
-      std::exit(1);
-    }
+    if (mo.err && !(dc_ && dc_->ignore_stop)) fatal("buffer invariant (err)");
     if (h_.check(c)) {
-      h_.flush();
       // The registers at the mismatch (they matched at this cycle's start): what the machine held.
       std::printf("  registers:");
-#define X(n, w) std::printf(" %s=%x", #n, (unsigned)m_.r.n);
+#define X(n, cnt, w) std::printf(" %s=%x", #n, (unsigned)m_.r.n);
       MP1_RM_REGS(X)
 #undef X
       std::printf("\n");
-      std::printf("mp1_rm: FAILED seed %" PRIu64 " at cycle %" PRIu64 "\n", o_.seed, c);
-      std::exit(1);
+      mismatch();
     }
     const uint32_t req[4] = {mo.st_req, mo.ot_req, mo.rc_req, mo.pb_req};
     for (int k = 0; k < 4; k++) arb_[k].step(&g_, req[k], busy_);
@@ -740,23 +732,10 @@ class Tb {
   }
 
   void collect(const mp1_rm_out_t &mo) {
-    size_t i = 0;
-    std::vector<uint64_t> &r = inst_.rtl, &m = inst_.model;
-#define X(n, w) r[i] = m[i] = in_.n, i++;
-    MP1_RM_INPUTS(X)
-#undef X
-#define X(n, w) r[i] = rtl_->n##_o, m[i] = mo.n, i++;
-    MP1_RM_OUTPUTS(X)
-#undef X
-#if LOCKSTEP_CMP_REGS
-#define X(n, w) r[i] = rtl_->dbg_##n##_o, m[i] = m_.r.n, i++;
-    MP1_RM_REGS(X)
-#undef X
-#endif
+    ports::Fill f{&inst_};
+    PORTS_COLLECT(f, MP1_RM_INPUTS, MP1_RM_OUTPUTS, MP1_RM_REGS, *rtl_, in_, mo, m_.r);
   }
 
-  const Options &o_;
-  lockstep::Harness h_;
   VerilatedContext *ctx_;
   std::vector<Sig> sigs_;
   lockstep::Instance inst_;
@@ -784,5 +763,6 @@ class Tb {
 }  // namespace
 
 int main(int argc, char **argv) {
-  return lockstep::run_bench<Tb>(argc, argv, "mp1_rm_lockstep", rm_cases());
+  const std::vector<RmCase> cases = rm_cases();
+  return bench::main(argc, argv, mp1stim::spec("mp1_rm_lockstep"), bench::case_tests<Tb>(cases));
 }

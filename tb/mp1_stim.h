@@ -1,7 +1,7 @@
 // Stimulus shared by the MP1 lockstep testbenches: random message chunk streams on a channel, and
 // an output arbiter shared with a random competitor (docs/mp1.md §2-§4, §10.2). Addresses are
 // words of MP1_AWF flits (§14; -DMP1_AWF=2 with an RTL built with -GAWF=2); at MP1_AWF = 1 no
-// stream makes the draws only a wide word needs.
+// stream makes the draws only a wide word needs. Also the MP1 benches' command line.
 #ifndef MADPOST_MP1_STIM_H
 #define MADPOST_MP1_STIM_H
 
@@ -15,6 +15,8 @@
 #include <madpost/mp1_chip.h>
 #include <madpost/mp1_rm.h>
 #include <madpost/rng.h>
+
+#include "common/bench.h"
 
 namespace mp1stim {
 
@@ -285,6 +287,14 @@ void add_chip_counters(Walk &w, const std::string &prefix, mp1_chip_state_t *c) 
               &((m ? c->pl[p].rmy : c->pl[p].rmx).r.*k.f));
 }
 constexpr size_t kChipCounters = 4 + 8 * 8;
+
+// The MP1 benches' command line (tb/common/bench.h): random traffic by default (200,000 cycles,
+// any count), --list prints "random" then the directed cases, and --help the short usage they
+// have always printed.
+inline bench::Spec spec(const char *prog) {
+  return bench::Spec{prog, 200000, false, 14, nullptr, 0, 0,
+                     "usage: %s [--seed S] [--cycles N] [--waves] [+mutant=K]\n"};
+}
 
 }  // namespace mp1stim
 

@@ -333,7 +333,7 @@ static void test_reset_values(void **state) {
   C104_REGS(X)
 #undef X
   for (uint32_t p = 0; p < C104_PORTS; p++) {
-#define X(name, width) CHECKF(w->st.link[p].r.name == 0, "link %u %s not 0", p, #name);
+#define X(name, count, width) CHECKF(w->st.link[p].r.name == 0, "link %u %s not 0", p, #name);
     C104_LINK_REGS(X)
 #undef X
   }

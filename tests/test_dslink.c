@@ -238,7 +238,7 @@ static void end_push(end_t *e, unsigned kind, unsigned data) {
 static size_t end_txq_left(const end_t *e) { return e->txq_tail - e->txq_head; }
 
 static void out_eq(const end_t *e, const dslink_out_t *a, const dslink_out_t *b) {
-#define CMP_OUT(fld, w)                                                                            \
+#define CMP_OUT(fld, c, w)                                                                            \
   CHECKF(a->fld == b->fld, "%s cycle %ld: eval out.%s=%u but dslink_outputs()=%u (§2 Moore)",     \
          e->name, e->cyc, #fld, (unsigned)a->fld, (unsigned)b->fld);
   DSLINK_OUTPUTS(CMP_OUT)
@@ -703,7 +703,7 @@ static void test_reset_and_defaults(void **state) {
   assert_int_equal(c.wait_cycles, 128);
   assert_int_equal(c.timeout_cycles, 128);
   end_init(&g_e, "E", &c);
-#define ZERO_REG(name, w)                                                                          \
+#define ZERO_REG(name, c, w)                                                                          \
   CHECKF(g_e.st.r.name == 0, "register %s = %u after reset (§3: all reset to 0)", #name,          \
          (unsigned)g_e.st.r.name);
   DSLINK_REGS(ZERO_REG)
@@ -755,10 +755,10 @@ static void test_eval_pure_moore(void **state) {
       assert_int_equal(dslink_eval(&c, &g_a.st, &in, &o2, &n2, NULL), 0);
       dslink_outputs(&c, &g_a.st, &o3);
       assert_memory_equal(&copy.r, &g_a.st.r, sizeof copy.r);
-#define CMP_R(name, w) CHECKF(n1.r.name == n2.r.name, "eval not deterministic: next %s", #name);
+#define CMP_R(name, c, w) CHECKF(n1.r.name == n2.r.name, "eval not deterministic: next %s", #name);
       DSLINK_REGS(CMP_R)
 #undef CMP_R
-#define CMP_O(name, w)                                                                             \
+#define CMP_O(name, c, w)                                                                             \
   CHECKF(o1.name == o2.name && o1.name == o3.name, "output %s depends on inputs", #name);
       DSLINK_OUTPUTS(CMP_O)
 #undef CMP_O

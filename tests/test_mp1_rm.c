@@ -101,11 +101,11 @@ static void check_quiet(const rig_t *r, const mp1_rm_next_t *nq) {
   mp1_rm_out_t of;
   mp1_rm_next_t nf;
   mp1_rm_eval_full(&r->cfg, &r->st, &r->in, &of, &nf);
-#define CMP_OUT(n, w) CHECKF(of.n == r->o.n, "quiet path: output " #n " %u, full %u", r->o.n, of.n);
+#define CMP_OUT(n, c, w) CHECKF(of.n == r->o.n, "quiet path: output " #n " %u, full %u", r->o.n, of.n);
   MP1_RM_OUTPUTS(CMP_OUT)
 #undef CMP_OUT
   const mp1_rm_regs_t *want = nq->keep ? &r->st.r : &nq->r;
-#define CMP_REG(n, w)                                                                              \
+#define CMP_REG(n, c, w)                                                                              \
   CHECKF(nf.r.n == want->n, "quiet path: register " #n " %u, full %u", (unsigned)want->n,          \
          (unsigned)nf.r.n);
   MP1_RM_REGS(CMP_REG)

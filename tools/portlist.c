@@ -11,14 +11,13 @@
 #include <madpost/mp1_plane_ports.h>
 #include <madpost/mp1_rm_ports.h>
 
-#define IN(n, w) printf("input %s_i %d\n", #n, w);
-#define OUT(n, w) printf("output %s_o %d\n", #n, w);
-#define DBG(n, w) printf("output dbg_%s_o %d\n", #n, w);
-/* C104 (docs/c104.md §6): X(name, count, width) is one packed port of count * width bits. */
-#define IN3(n, c, w) printf("input %s_i %d\n", #n, (c) * (w));
-#define OUT3(n, c, w) printf("output %s_o %d\n", #n, (c) * (w));
-#define DBG3(n, c, w) printf("output dbg_%s_o %d\n", #n, (c) * (w));
-#define DBGL(n, w) printf("output dbg_l_%s_o %d\n", #n, 32 * (w));
+/* X(name, count, width), the schema of every port list: one port of count * width bits (a
+ * packed per-port vector when count > 1, docs/c104.md §6). */
+#define IN(n, c, w) printf("input %s_i %d\n", #n, (c) * (w));
+#define OUT(n, c, w) printf("output %s_o %d\n", #n, (c) * (w));
+#define DBG(n, c, w) printf("output dbg_%s_o %d\n", #n, (c) * (w));
+/* The C104's link registers: DSLINK_REGS taken 32 times (the count given is dslink's, 1). */
+#define DBGL(n, c, w) printf("output dbg_l_%s_o %d\n", #n, 32 * (c) * (w));
 
 int main(int argc, char **argv) {
   if (argc != 2) {
@@ -47,9 +46,9 @@ int main(int argc, char **argv) {
     MP1_CHIP_PLANE_BUSES(BUS)
 #undef BUS
   } else if (!strcmp(argv[1], "c104")) {
-    C104_INPUTS(IN3)
-    C104_OUTPUTS(OUT3)
-    C104_REGS(DBG3)
+    C104_INPUTS(IN)
+    C104_OUTPUTS(OUT)
+    C104_REGS(DBG)
     C104_LINK_REGS(DBGL)
   } else {
     fprintf(stderr, "portlist: unknown block '%s'\n", argv[1]);

@@ -1,9 +1,11 @@
 /* The one port list of the C104 switch (docs/c104.md §6, §8): inputs, outputs and architectural
- * registers. It generates the C structs (include/madpost/c104.h) and is meant to generate the lockstep
- * copy/compare, VCD declarations and mismatch lines, and `make check-ports` (tools/portlist.c).
+ * registers. It generates the C structs (include/madpost/c104.h), the lockstep copy-in, collect,
+ * compare, VCD declarations and mismatch lines (tb/common/ports.h), and `make check-ports`
+ * (tools/portlist.c).
  *
- * Form: X(name, count, width). The direction is given by the list (C104_INPUTS, C104_OUTPUTS,
- * C104_REGS), as for the other blocks; docs/c104.md §6 writes X(name, dir, count, width).
+ * Form: X(name, count, width), as every port list. The direction is given by the list
+ * (C104_INPUTS, C104_OUTPUTS, C104_REGS), as for the other blocks; docs/c104.md §6 writes
+ * X(name, dir, count, width).
  * count is the literal 1 or 32 (C104_PORTS): a port of count 32 is one packed RTL vector of
  * 32 * width bits, element p in bits [p*width +: width]; in C it is the array name[32] (a scalar
  * when count is 1), read generically with C104_AT(lvalue, count, k) (include/madpost/c104.h). A lockstep
@@ -66,10 +68,10 @@
   X(cnt_cut, 32, 16)   \
   X(cnt_stray, 32, 16)
 
-/* The link registers (§6 dbg_l_<reg>_o): every DSLINK_REGS entry X(name, width), with count 32
- * and the l_ prefix (RTL dbg_l_<name>_o, 32 * width bits; 0 for token ports). In C, port p's value
- * is st->link[p].r.<name>. (The preprocessor cannot add the count and the prefix to a caller's X,
- * so this list keeps dslink's two-argument form.) */
+/* The link registers (§6 dbg_l_<reg>_o): every DSLINK_REGS entry X(name, 1, width), taken with
+ * count 32 and the l_ prefix (RTL dbg_l_<name>_o, 32 * width bits; 0 for token ports). In C, port
+ * p's value is st->link[p].r.<name>. (The preprocessor cannot change the count and the prefix
+ * under a caller's X, so a consumer's X for this list ignores the count it is given.) */
 #define C104_LINK_REGS(X) DSLINK_REGS(X)
 
 /* Parameters: X(RtlName, c_field, default) (§4); the link's differ from dslink's own defaults. */

@@ -50,7 +50,7 @@ typedef struct {
 #undef DSLINK_X_CFG
 } dslink_cfg_t;
 
-#define DSLINK_X_FIELD(name, width) uint32_t name;
+#define DSLINK_X_FIELD(name, count, width) uint32_t name;
 typedef struct {
   DSLINK_INPUTS(DSLINK_X_FIELD)
 } dslink_in_t;

@@ -29,7 +29,7 @@ typedef enum {
 /* Selection flit bit 1: fork (draft-4 §10.3), valid only with dim 0. */
 enum { MP1_SEL_FORK = 2 };
 
-#define MP1_CHIP_X_FIELD(name, width) uint32_t name;
+#define MP1_CHIP_X_FIELD(name, count, width) uint32_t name;
 typedef struct {
   MP1_CHIP_INPUTS(MP1_CHIP_X_FIELD)
 } mp1_chip_in_t;
@@ -37,7 +37,7 @@ typedef struct {
   MP1_CHIP_OUTPUTS(MP1_CHIP_X_FIELD)
 } mp1_chip_out_t;
 /* The chip's own registers, named as the RTL's debug ports. */
-#define MP1_CHIP_X_REG(name, width) MP1_UINT_##width name; /* pasted directly: mp1_awf.h */
+#define MP1_CHIP_X_REG(name, count, width) MP1_UINT_##width name; /* pasted directly: mp1_awf.h */
 typedef struct {
   MP1_CHIP_REGS(MP1_CHIP_X_REG)
 } mp1_chip_regs_t;

@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-#define MP1_PLANE_X_FIELD(name, width) uint32_t name;
+#define MP1_PLANE_X_FIELD(name, count, width) uint32_t name;
 typedef struct {
   MP1_PLANE_INPUTS(MP1_PLANE_X_FIELD)
 } mp1_plane_in_t;
@@ -20,7 +20,7 @@ typedef struct {
   MP1_PLANE_OUTPUTS(MP1_PLANE_X_FIELD)
 } mp1_plane_out_t;
 /* Every register of the plane, flat and named as the RTL's debug ports. */
-#define MP1_PLANE_X_REG(name, width) MP1_UINT_##width name; /* pasted directly: mp1_awf.h */
+#define MP1_PLANE_X_REG(name, count, width) MP1_UINT_##width name; /* pasted directly: mp1_awf.h */
 typedef struct {
   MP1_PLANE_REGS(MP1_PLANE_X_REG)
 } mp1_plane_regs_t;

@@ -84,8 +84,8 @@ enum {
 #define MP1_UINT_MP1_AWB uint16_t
 #define MP1_UINT_MP1_AWR uint16_t
 
-#define MP1_RM_X_FIELD(name, width) uint32_t name;
-#define MP1_RM_X_REG(name, width) MP1_UINT_##width name;
+#define MP1_RM_X_FIELD(name, count, width) uint32_t name;
+#define MP1_RM_X_REG(name, count, width) MP1_UINT_##width name;
 typedef struct {
   MP1_RM_INPUTS(MP1_RM_X_FIELD)
 } mp1_rm_in_t;

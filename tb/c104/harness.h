@@ -72,11 +72,9 @@ void Tb::cycle() {
       bit_inputs(p);
   }
   if (c104_eval(&cfg_, &st_, &in_, &mo_, &nx_)) fatal("C model invariant broken (see above)");
-#define XI(n, c, w) pack(rtl_->n##_i, &C104_AT(in_.n, c, 0), c, w);
-  C104_INPUTS(XI)
-#undef XI
+  PORTS_COPY_IN(C104_INPUTS, rtl_.get(), in_);
   rtl_->eval();
-  collect_switch(&inst_, *rtl_, 0, in_, mo_, st_);
+  collect_switch(&inst_, *rtl_, 0, 1, in_, mo_, st_);
   if (h_.check(cyc_)) {
 #if VM_TRACE
     if (tfp_) tfp_->flush();

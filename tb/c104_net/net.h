@@ -77,15 +77,7 @@ class Net : public bench::Run {
     for (uint32_t s = 0; s < kSw; s++)
       if (c104_eval(&cfg_, &st_[s], &in_[s], &mo_[s], &nx_[s]))
         fatal("C model invariant broken in sw" + std::to_string(s) + " (see above)");
-    {
-      std::vector<uint32_t> a(kSw * kN * 1);
-#define XI(n, c, w)                                                                  \
-  for (uint32_t s = 0; s < kSw; s++)                                                 \
-    for (uint32_t k = 0; k < (c); k++) a[s * (c) + k] = C104_AT(in_[s].n, c, k);     \
-  pack(rtl_->n##_i, a.data(), kSw * (c), w);
-      C104_INPUTS(XI)
-#undef XI
-    }
+    PORTS_COPY_IN_N(C104_INPUTS, rtl_.get(), in_, kSw);  // every switch's into the packed ports
     for (uint32_t s = 0; s < kSw; s++) {  // the wrapper takes the wired ports' D/S from the links
       rtl_->d_i[s] ^= rng_next(&junk_) & 0x1Fu;
       rtl_->s_i[s] ^= rng_next(&junk_) & 0x1Fu;
@@ -289,7 +281,7 @@ class Net : public bench::Run {
   }
 
   void collect() {
-    for (uint32_t s = 0; s < kSw; s++) collect_switch(&inst_[s], *rtl_, s, in_[s], mo_[s], st_[s]);
+    for (uint32_t s = 0; s < kSw; s++) collect_switch(&inst_[s], *rtl_, s, kSw, in_[s], mo_[s], st_[s]);
   }
 
   void out_token(Ep &x, uint32_t e, Tok t) {

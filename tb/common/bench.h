@@ -1,6 +1,7 @@
-// The command line, the verdicts and main() of the benches with named cases (DS-Link, C104, C104
-// network): one parser, one failure report and one entry point, so their options, --help, --list
-// and exit codes (0 matched, 1 failed, 2 usage) cannot drift apart.
+// The command line, the verdicts and main() of every lockstep bench (DS-Link, the MP1 routing
+// machine, plane, chip and mesh, C104, C104 network): one parser, one failure report and one entry
+// point, so their options, --help, --list and exit codes (0 matched, 1 failed, 2 usage) cannot
+// drift apart.
 #ifndef MADPOST_TB_COMMON_BENCH_H
 #define MADPOST_TB_COMMON_BENCH_H
 
@@ -34,14 +35,22 @@ struct Spec {
   int list_width;              // the name column of --list
   const char *about;           // --help's lines after the usage, a printf format of about_arg
   uint32_t about_arg;
+  uint64_t min_cycles = 1000;  // the least --cycles taken
+  const char *usage = nullptr;  // --help's usage line (a printf format of prog) if not the full one
 };
 
 // --help: the usage (the options this bench takes), then what it runs.
 inline void help(const Spec &spec) {
-  const std::string indent(std::string("usage: ").size() + std::string(spec.prog).size() + 1, ' ');
-  std::printf("usage: %s [--test NAME] [--seed S] [--cycles N] [--waves] [--wave-dir D]\n", spec.prog);
-  std::printf("%s%s[--list] [+mutant=K]\n", indent.c_str(), spec.trace_full ? "[--trace-full] " : "");
-  std::printf(spec.about, spec.about_arg);
+  if (spec.usage) {
+    std::printf(spec.usage, spec.prog);
+  } else {
+    const std::string prog = spec.prog, indent(std::string("usage: ").size() + prog.size() + 1, ' ');
+    std::printf("usage: %s [--test NAME] [--seed S] [--cycles N] [--waves] [--wave-dir D]\n",
+                spec.prog);
+    std::printf("%s%s[--list] [+mutant=K]\n", indent.c_str(),
+                spec.trace_full ? "[--trace-full] " : "");
+  }
+  if (spec.about) std::printf(spec.about, spec.about_arg);
 }
 
 // --test NAME --seed S --cycles N --waves --wave-dir D [--trace-full] --list --help; Verilator's
@@ -74,7 +83,8 @@ inline Options parse(int argc, char **argv, const Spec &spec) {
     else if (a[0] == '+') continue;
     else usage("unknown option '" + a + "'");
   }
-  if (o.cycles < 1000) usage("--cycles must be at least 1000");
+  if (o.cycles < spec.min_cycles)
+    usage("--cycles must be at least " + std::to_string(spec.min_cycles));
   return o;
 }
 
@@ -142,13 +152,28 @@ struct TestDef {
   const char *what;
 };
 
-// main() of a bench: --list, or the named case run on a fresh Tb(options, context) after its
-// reset; exit 0 when it matched (the case's checks exit 1 and usage errors 2 on their own).
+// The cases of a bench whose directed cases are data (the MP1 benches: Case has name and what):
+// "random" (Tb::run(nullptr)), then each case (Tb::run(&case)); `cases` must outlive main().
+template <class Tb, class Case>
+std::vector<TestDef<Tb>> case_tests(const std::vector<Case> &cases) {
+  std::vector<TestDef<Tb>> t{{"random", [](Tb &tb) { tb.run(nullptr); }, ""}};
+  for (const Case &c : cases) t.push_back({c.name, [&c](Tb &tb) { tb.run(&c); }, c.what});
+  return t;
+}
+
+// main() of a bench: --list (one case a line, its name first; a case with no description is its
+// name alone), or the named case run on a fresh Tb(options, context) after its reset; exit 0 when
+// it matched (the case's checks exit 1 and usage errors 2 on their own).
 template <class Tb>
 int main(int argc, char **argv, const Spec &spec, const std::vector<TestDef<Tb>> &tests) {
   const Options o = parse(argc, argv, spec);
   if (o.list) {
-    for (const TestDef<Tb> &t : tests) std::printf("%-*s %s\n", spec.list_width, t.name, t.what);
+    for (const TestDef<Tb> &t : tests) {
+      if (*t.what)
+        std::printf("%-*s %s\n", spec.list_width, t.name, t.what);
+      else
+        std::printf("%s\n", t.name);
+    }
     return 0;
   }
   const TestDef<Tb> *def = nullptr;

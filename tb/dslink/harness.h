@@ -20,6 +20,7 @@
 
 #include "backdoor.h"
 #include "common/bench.h"
+#include "common/ports.h"
 #include "common/wire_fault.h"
 #include <madpost/dslink.h>
 #include "dslink/flow.h"
@@ -30,9 +31,6 @@
 
 #ifndef DSLINK_GPARAMS
 #define DSLINK_GPARAMS ""
-#endif
-#ifndef LOCKSTEP_CMP_REGS
-#define LOCKSTEP_CMP_REGS 1
 #endif
 #ifndef LOCKSTEP_TOP
 #define LOCKSTEP_TOP "dslink"
@@ -45,7 +43,9 @@ namespace {
 [[noreturn]] void usage_error(const std::string &msg) { lockstep::usage_error("dslink_lockstep", msg); }
 
 std::vector<Sig> make_sigs() {
-  return LOCKSTEP_SIGS(DSLINK_INPUTS, DSLINK_OUTPUTS, DSLINK_REGS, LOCKSTEP_CMP_REGS);
+  std::vector<Sig> s;
+  PORTS_TABLE(&s, DSLINK_INPUTS, DSLINK_OUTPUTS, DSLINK_REGS);
+  return s;
 }
 
 // The 16-bit event counters (tb/dslink_counters.h): the `counters` case sets them on both sides
@@ -166,9 +166,7 @@ class Tb : public bench::Run {
       mismatch();
     }
     for (End &e : e_) {
-#define X(n, w) e.rtl->n##_i = e.in.n;
-      DSLINK_INPUTS(X)
-#undef X
+      PORTS_COPY_IN(DSLINK_INPUTS, e.rtl.get(), e.in);
       e.rtl->clk_i = 0;
       e.rtl->eval();
     }
@@ -276,19 +274,8 @@ class Tb : public bench::Run {
   // End e's values of this cycle into its instance, in make_sigs() order: its inputs (the same on
   // both sides), then the RTL's outputs and dbg_ registers beside the C model's.
   void collect(End &e) {
-    std::vector<uint64_t> &r = e.inst.rtl, &m = e.inst.model;
-    size_t i = 0;
-#define X(n, w) r[i] = m[i] = e.in.n, i++;
-    DSLINK_INPUTS(X)
-#undef X
-#define X(n, w) r[i] = e.rtl->n##_o, m[i] = e.mo.n, i++;
-    DSLINK_OUTPUTS(X)
-#undef X
-#if LOCKSTEP_CMP_REGS
-#define X(n, w) r[i] = e.rtl->dbg_##n##_o, m[i] = e.m.r.n, i++;
-    DSLINK_REGS(X)
-#undef X
-#endif
+    ports::Fill f{&e.inst};
+    PORTS_COLLECT(f, DSLINK_INPUTS, DSLINK_OUTPUTS, DSLINK_REGS, *e.rtl, e.in, e.mo, e.m.r);
   }
   void dump_full(uint64_t t) {
 #if VM_TRACE
