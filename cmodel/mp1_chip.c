@@ -275,8 +275,7 @@ static uint32_t machine_dat(const mp1_chip_state_t *st, uint32_t own, int pb) {
 }
 
 static uint32_t out_stop_in(const mp1_chip_in_t *in, uint32_t tgt) {
-  const uint32_t s[8] = {in->p0_xout_stop, in->p0_yout_stop, in->p1_xout_stop, in->p1_yout_stop,
-                         in->p2_xout_stop, in->p2_yout_stop, in->p3_xout_stop, in->p3_yout_stop};
+  const uint32_t s[8] = {MP1_CHIP_PER_CHANNEL(in->, xout_stop, yout_stop)};
   return s[tgt & 7u];
 }
 
@@ -328,10 +327,10 @@ static void planes_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st,
                         planes_out_t *o) {
   const mp1_chip_regs_t *r = &st->r;
   const mp1_plane_cfg_t pcfg = {cfg->awf};
-  const uint32_t xin[4] = {in->p0_xin_dat, in->p1_xin_dat, in->p2_xin_dat, in->p3_xin_dat};
-  const uint32_t yin[4] = {in->p0_yin_dat, in->p1_yin_dat, in->p2_yin_dat, in->p3_yin_dat};
-  const uint32_t xos[4] = {in->p0_xout_stop, in->p1_xout_stop, in->p2_xout_stop, in->p3_xout_stop};
-  const uint32_t yos[4] = {in->p0_yout_stop, in->p1_yout_stop, in->p2_yout_stop, in->p3_yout_stop};
+  const uint32_t xin[4] = {MP1_CHIP_PER_PLANE(in->, xin_dat)};
+  const uint32_t yin[4] = {MP1_CHIP_PER_PLANE(in->, yin_dat)};
+  const uint32_t xos[4] = {MP1_CHIP_PER_PLANE(in->, xout_stop)};
+  const uint32_t yos[4] = {MP1_CHIP_PER_PLANE(in->, yout_stop)};
   const uint32_t x_dat = mp1_chip_inj_chunk(r, 0, cfg->awf);
   const uint32_t y_dat = mp1_chip_inj_chunk(r, 1, cfg->awf);
   /* Any request, gathered as the planes give them (a settled or quiet plane gives none): read back
@@ -500,14 +499,10 @@ void mp1_chip_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st, const 
   const uint32_t chunk[2] = {in->inj_dat & 7u, in->pbloop ? pbo : (in->pbi_dat & 7u)};
   inj_eval(cfg, st, in, fq, chunk, stop, &po, nx);
 
-  out->p0_xin_stop = po.xin_stop[0], out->p0_yin_stop = po.yin_stop[0];
-  out->p1_xin_stop = po.xin_stop[1], out->p1_yin_stop = po.yin_stop[1];
-  out->p2_xin_stop = po.xin_stop[2], out->p2_yin_stop = po.yin_stop[2];
-  out->p3_xin_stop = po.xin_stop[3], out->p3_yin_stop = po.yin_stop[3];
-  out->p0_xout_dat = po.xout_dat[0], out->p0_yout_dat = po.yout_dat[0];
-  out->p1_xout_dat = po.xout_dat[1], out->p1_yout_dat = po.yout_dat[1];
-  out->p2_xout_dat = po.xout_dat[2], out->p2_yout_dat = po.yout_dat[2];
-  out->p3_xout_dat = po.xout_dat[3], out->p3_yout_dat = po.yout_dat[3];
+  MP1_CHIP_SET_PER_PLANE(out->, xin_stop, po.xin_stop)
+  MP1_CHIP_SET_PER_PLANE(out->, yin_stop, po.yin_stop)
+  MP1_CHIP_SET_PER_PLANE(out->, xout_dat, po.xout_dat)
+  MP1_CHIP_SET_PER_PLANE(out->, yout_dat, po.yout_dat)
   out->inj_stop = stop[0];
   out->pbi_stop = stop[1];
   out->rcv_dat = rcv;

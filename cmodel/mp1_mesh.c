@@ -65,14 +65,9 @@ static void put_out(mp1_mesh_out_t *o, const mp1_chip_out_t *co) {
   o->pbi_stop = co->pbi_stop;
   o->rcv_dat = co->rcv_dat;
   o->pbo_dat = co->pbo_dat;
-  o->chan_dat[0] = co->p0_xout_dat, o->chan_dat[1] = co->p0_yout_dat;
-  o->chan_dat[2] = co->p1_xout_dat, o->chan_dat[3] = co->p1_yout_dat;
-  o->chan_dat[4] = co->p2_xout_dat, o->chan_dat[5] = co->p2_yout_dat;
-  o->chan_dat[6] = co->p3_xout_dat, o->chan_dat[7] = co->p3_yout_dat;
-  o->chan_stop[0] = co->p0_xin_stop, o->chan_stop[1] = co->p0_yin_stop;
-  o->chan_stop[2] = co->p1_xin_stop, o->chan_stop[3] = co->p1_yin_stop;
-  o->chan_stop[4] = co->p2_xin_stop, o->chan_stop[5] = co->p2_yin_stop;
-  o->chan_stop[6] = co->p3_xin_stop, o->chan_stop[7] = co->p3_yin_stop;
+  const uint32_t dat[8] = {MP1_CHIP_PER_CHANNEL(co->, xout_dat, yout_dat)};
+  const uint32_t stop[8] = {MP1_CHIP_PER_CHANNEL(co->, xin_stop, yin_stop)};
+  for (uint32_t j = 0; j < 8; j++) o->chan_dat[j] = dat[j], o->chan_stop[j] = stop[j];
   o->err = co->err;
 }
 
@@ -113,14 +108,8 @@ void mp1_mesh_eval(const mp1_mesh_state_t *st, const mp1_mesh_in_t *in, mp1_mesh
       ci->pbi_dat = in[i].pbi_dat & 7u;
       ci->rcv_stop = in[i].rcv_stop & 1u;
       ci->pbo_stop = in[i].pbo_stop & 1u;
-      ci->p0_xin_dat = din[0], ci->p0_yin_dat = din[1];
-      ci->p1_xin_dat = din[2], ci->p1_yin_dat = din[3];
-      ci->p2_xin_dat = din[4], ci->p2_yin_dat = din[5];
-      ci->p3_xin_dat = din[6], ci->p3_yin_dat = din[7];
-      ci->p0_xout_stop = sout[0], ci->p0_yout_stop = sout[1];
-      ci->p1_xout_stop = sout[2], ci->p1_yout_stop = sout[3];
-      ci->p2_xout_stop = sout[4], ci->p2_yout_stop = sout[5];
-      ci->p3_xout_stop = sout[6], ci->p3_yout_stop = sout[7];
+      MP1_CHIP_SET_PER_CHANNEL(ci->, xin_dat, yin_dat, din)
+      MP1_CHIP_SET_PER_CHANNEL(ci->, xout_stop, yout_stop, sout)
       mp1_chip_eval(&ccfg, &st->chip[i], ci, &co[i & 1u], &nx->chip[i]);
       if (i > 0) put_out(&out[i - 1], &co[(i - 1) & 1u]);
     }

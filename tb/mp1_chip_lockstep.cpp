@@ -287,8 +287,8 @@ std::vector<ChipCase> chip_cases() {
 std::vector<Sig> make_sigs() {
   std::vector<Sig> s;
   PORTS_TABLE(&s, MP1_CHIP_INPUTS, MP1_CHIP_OUTPUTS, MP1_CHIP_REGS);
-#define X(p) PORTS_SIG_REGS(&s, #p "_", MP1_PLANE_REGS);
-  MP1_CHIP_PLANE_BUSES(X)
+#define X(p, k, ...) PORTS_SIG_REGS(&s, #p "_", MP1_PLANE_REGS);
+  MP1_CHIP_PLANE_LIST(X, _)
 #undef X
   return s;
 }
@@ -458,10 +458,8 @@ class Tb : public bench::Run {
     const uint32_t stop_in[8] = {m_.pl[0].rmx.r.stop, m_.pl[0].rmy.r.stop, m_.pl[1].rmx.r.stop,
                                  m_.pl[1].rmy.r.stop, m_.pl[2].rmx.r.stop, m_.pl[2].rmy.r.stop,
                                  m_.pl[3].rmx.r.stop, m_.pl[3].rmy.r.stop};
-    uint32_t *din[8] = {&in_.p0_xin_dat, &in_.p0_yin_dat, &in_.p1_xin_dat, &in_.p1_yin_dat,
-                        &in_.p2_xin_dat, &in_.p2_yin_dat, &in_.p3_xin_dat, &in_.p3_yin_dat};
-    uint32_t *sout[8] = {&in_.p0_xout_stop, &in_.p0_yout_stop, &in_.p1_xout_stop, &in_.p1_yout_stop,
-                         &in_.p2_xout_stop, &in_.p2_yout_stop, &in_.p3_xout_stop, &in_.p3_yout_stop};
+    uint32_t *din[8] = {MP1_CHIP_PER_CHANNEL(&in_., xin_dat, yin_dat)};
+    uint32_t *sout[8] = {MP1_CHIP_PER_CHANNEL(&in_., xout_stop, yout_stop)};
     const bool deaf = dc_ && dc_->deaf;  // (a deaf sender sees a stop that is always low)
     for (int k = 0; k < 8; k++) {
       *din[k] = src_[k].next(deaf ? 0 : stop_in[k]);
@@ -479,9 +477,7 @@ class Tb : public bench::Run {
     mp1_chip_eval(&cfg_, &m_, &in_, &mo, &nx_);
     collect(mo);
     if (dc_) {
-      const uint32_t o[10] = {mo.p0_xout_dat, mo.p0_yout_dat, mo.p1_xout_dat, mo.p1_yout_dat,
-                              mo.p2_xout_dat, mo.p2_yout_dat, mo.p3_xout_dat, mo.p3_yout_dat,
-                              mo.rcv_dat, mo.pbo_dat};
+      const uint32_t o[10] = {MP1_CHIP_PER_CHANNEL(mo., xout_dat, yout_dat) mo.rcv_dat, mo.pbo_dat};
       for (int k = 0; k < 10; k++)
         if (o[k]) seen_[k].push_back((uint8_t)o[k]);
     }
@@ -505,11 +501,10 @@ class Tb : public bench::Run {
     PORTS_COLLECT(f, MP1_CHIP_INPUTS, MP1_CHIP_OUTPUTS, MP1_CHIP_REGS, *rtl_, in_, mo, m_.r);
     mp1_plane_regs_t pr[MP1_CHIP_PLANES];
     for (int p = 0; p < MP1_CHIP_PLANES; p++) mp1_plane_regs(&m_.pl[p], &pr[p]);
-    int p = 0;
-#define X(bus) PORTS_COLLECT_PACKED(f, MP1_PLANE_REGS, rtl_->dbg_##bus##_o, MP1_PLANE_REG_BITS, pr[p++]);
-    MP1_CHIP_PLANE_BUSES(X)
+#define X(p, k, ...) \
+  PORTS_COLLECT_PACKED(f, MP1_PLANE_REGS, rtl_->dbg_##p##_o, MP1_PLANE_REG_BITS, pr[k]);
+    MP1_CHIP_PLANE_LIST(X, _)
 #undef X
-    (void)p;
   }
 
   VerilatedContext *ctx_;

@@ -388,8 +388,8 @@ std::vector<Sig> node_sigs() {
   }
   s.push_back({"err_o", 1, lockstep::kOut});
   PORTS_SIG_REGS(&s, "", MP1_CHIP_REGS);
-#define X(p) PORTS_SIG_REGS(&s, #p "_", MP1_PLANE_REGS);
-  MP1_CHIP_PLANE_BUSES(X)
+#define X(p, k, ...) PORTS_SIG_REGS(&s, #p "_", MP1_PLANE_REGS);
+  MP1_CHIP_PLANE_LIST(X, _)
 #undef X
   return s;
 }

@@ -697,10 +697,10 @@ static int overrun_plane(uint32_t p, uint32_t dim, mp1_chip_state_t *at127) {
   mp1_chip_next_t cnx;
   mp1_chip_reset(&cst);
   mp1_chip_in_t cin = {.px = 8, .py = 8, .xmax = 15, .ymax = 15};
-  uint32_t *xin[4] = {&cin.p0_xin_dat, &cin.p1_xin_dat, &cin.p2_xin_dat, &cin.p3_xin_dat};
-  uint32_t *yin[4] = {&cin.p0_yin_dat, &cin.p1_yin_dat, &cin.p2_yin_dat, &cin.p3_yin_dat};
-  uint32_t *xs[4] = {&cin.p0_xout_stop, &cin.p1_xout_stop, &cin.p2_xout_stop, &cin.p3_xout_stop};
-  uint32_t *ys[4] = {&cin.p0_yout_stop, &cin.p1_yout_stop, &cin.p2_yout_stop, &cin.p3_yout_stop};
+  uint32_t *xin[4] = {MP1_CHIP_PER_PLANE(&cin., xin_dat)};
+  uint32_t *yin[4] = {MP1_CHIP_PER_PLANE(&cin., yin_dat)};
+  uint32_t *xs[4] = {MP1_CHIP_PER_PLANE(&cin., xout_stop)};
+  uint32_t *ys[4] = {MP1_CHIP_PER_PLANE(&cin., yout_stop)};
   *xs[p] = *ys[p] = 1;
   int first = -1;
   for (int t = 0; t < n + 4; t++) {

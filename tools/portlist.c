@@ -39,11 +39,11 @@ int main(int argc, char **argv) {
     MP1_PLANE_OUTPUTS(OUT)
     MP1_PLANE_REGS(DBG)
   } else if (!strcmp(argv[1], "mp1_chip")) {
-#define BUS(p) printf("output dbg_%s_o %d\n", #p, MP1_PLANE_REG_BITS);
+#define BUS(p, k, ...) printf("output dbg_%s_o %d\n", #p, MP1_PLANE_REG_BITS);
     MP1_CHIP_INPUTS(IN)
     MP1_CHIP_OUTPUTS(OUT)
     MP1_CHIP_REGS(DBG)
-    MP1_CHIP_PLANE_BUSES(BUS)
+    MP1_CHIP_PLANE_LIST(BUS, _)
 #undef BUS
   } else if (!strcmp(argv[1], "c104")) {
     C104_INPUTS(IN)

@@ -148,8 +148,7 @@ static int observe(hop_ctx_t *h, uint64_t t) {
     const mp1_chip_state_t *c = &h->st.chip[i];
     const mp1_chip_next_t *cn = &h->nx.chip[i];
     const mp1_chip_in_t *ci = &h->nx.in[i];
-    const uint32_t din[8] = {ci->p0_xin_dat, ci->p0_yin_dat, ci->p1_xin_dat, ci->p1_yin_dat,
-                             ci->p2_xin_dat, ci->p2_yin_dat, ci->p3_xin_dat, ci->p3_yin_dat};
+    const uint32_t din[8] = {MP1_CHIP_PER_CHANNEL(ci->, xin_dat, yin_dat)};
     for (uint32_t j = 0; j < 8; j++) {
       const mp1_rm_state_t *m = machine(c, j);
       const mp1_rm_next_t *mn = machine_nx(cn, j);

@@ -44,6 +44,24 @@ typedef struct {
 #undef MP1_CHIP_X_FIELD
 #undef MP1_CHIP_X_REG
 
+/* The per-plane ports are flat fields p<k>_<port>, as the RTL names them. For code that takes the
+ * planes, or their eight channels (j = 2 p + dim: X then Y of each plane), in turn, the port list
+ * generates the copies (S is what comes before the field: `in->`, `&in.`):
+ * MP1_CHIP_PER_PLANE(S, port)             S p0_port, ..., S p3_port,   (an initializer's elements)
+ * MP1_CHIP_PER_CHANNEL(S, xport, yport)   S p0_xport, S p0_yport, ..., S p3_yport,
+ * MP1_CHIP_SET_PER_PLANE(S, port, a)      S p<k>_port = a[k]; for each plane k
+ * MP1_CHIP_SET_PER_CHANNEL(S, xport, yport, a)   S p<k>_xport = a[2k]; S p<k>_yport = a[2k + 1]; */
+#define MP1_CHIP_AT_PLANE_(P, K, S, F) S P##_##F,
+#define MP1_CHIP_PER_PLANE(S, F) MP1_CHIP_PLANE_LIST(MP1_CHIP_AT_PLANE_, S, F)
+#define MP1_CHIP_AT_CHANNEL_(P, K, S, FX, FY) S P##_##FX, S P##_##FY,
+#define MP1_CHIP_PER_CHANNEL(S, FX, FY) MP1_CHIP_PLANE_LIST(MP1_CHIP_AT_CHANNEL_, S, FX, FY)
+#define MP1_CHIP_SET_PLANE_(P, K, S, F, A) S P##_##F = (A)[K];
+#define MP1_CHIP_SET_PER_PLANE(S, F, A) MP1_CHIP_PLANE_LIST(MP1_CHIP_SET_PLANE_, S, F, A)
+#define MP1_CHIP_SET_CHANNEL_(P, K, S, FX, FY, A) \
+  S P##_##FX = (A)[2 * (K)], S P##_##FY = (A)[2 * (K) + 1];
+#define MP1_CHIP_SET_PER_CHANNEL(S, FX, FY, A) \
+  MP1_CHIP_PLANE_LIST(MP1_CHIP_SET_CHANNEL_, S, FX, FY, A)
+
 /* The chip's parameter, passed to its planes (docs/mp1.md §14.3): address flits per word. */
 typedef struct {
   uint32_t awf;

@@ -1,7 +1,8 @@
 /* The one port list of an MP1 chip (docs/mp1.md §11): four planes, the reception and piggy-back
  * arbiters and the injection controller; X(name, count, width) with count 1, RTL names name_i,
- * name_o, name_q, dbg_name_o. The planes' registers leave as one packed debug port per plane (§11.4); the last
- * output, err, is any plane's err (the buffer invariant, docs/mp1_draft4.md §6). */
+ * name_o, name_q, dbg_name_o. The planes' registers leave as one packed debug port per plane
+ * (§11.4); the last output, err, is any plane's err (the buffer invariant, docs/mp1_draft4.md
+ * §6). */
 #ifndef MADPOST_MP1_CHIP_PORTS_H
 #define MADPOST_MP1_CHIP_PORTS_H
 
@@ -78,8 +79,12 @@
   X(cnt_inj_drop, 1, 16)    \
   X(cnt_inj_stray, 1, 16)
 
-/* The packed plane debug ports dbg_p<p>_o, each MP1_PLANE_REG_BITS wide. */
-#define MP1_CHIP_PLANE_BUSES(X) X(p0) X(p1) X(p2) X(p3)
+/* The four planes, in order: X(prefix, index, ...) (the arguments after X passed on). Plane k's
+ * ports above are prefix_<port> (MP1_CHIP_PLANE_IN, _OUT); its registers leave packed in the debug
+ * port dbg_<prefix>_o, MP1_PLANE_REG_BITS wide. C code that takes the planes in turn uses the
+ * copies this list generates (include/madpost/mp1_chip.h, MP1_CHIP_PER_PLANE). */
+#define MP1_CHIP_PLANE_LIST(X, ...) \
+  X(p0, 0, __VA_ARGS__) X(p1, 1, __VA_ARGS__) X(p2, 2, __VA_ARGS__) X(p3, 3, __VA_ARGS__)
 
 #define MP1_PLANE_X_BITS(n, c, w) +(c) * (w)
 #define MP1_PLANE_REG_BITS (0 MP1_PLANE_REGS(MP1_PLANE_X_BITS))
