@@ -1,8 +1,8 @@
 // Shared helpers of the C104 lockstep testbenches (tb/c104_lockstep.cpp, one switch, and
 // tb/c104_net_lockstep.cpp, a network of switches): tokens, a switch's signal table and its
-// per-cycle collection (generated from the port list, tb/common/ports.h), timed tokens, readiness draws, configuration writes,
-// and the reference LFSR and range map of docs/c104.md §11.2 (written again from the text, not
-// the model).
+// per-cycle collection (generated from the port list, tb/common/ports.h), timed tokens,
+// readiness draws, configuration writes, and the reference LFSR and range map of docs/c104.md
+// §11.2 (written again from the text, not the model).
 #ifndef MADPOST_C104_COMMON_H
 #define MADPOST_C104_COMMON_H
 
@@ -69,8 +69,8 @@ inline std::vector<lockstep::Sig> make_sigs() {
 // same on both sides), the RTL's outputs and dbg_ registers (element s * count + k of the top's
 // packed ports: a wrapper may hold several switches) beside the C model's.
 template <class V>
-void collect_switch(lockstep::Instance *inst, const V &rtl, uint32_t s, uint32_t of, const c104_in_t &in,
-                    const c104_out_t &mo, const c104_state_t &st) {
+void collect_switch(lockstep::Instance *inst, const V &rtl, uint32_t s, uint32_t of,
+                    const c104_in_t &in, const c104_out_t &mo, const c104_state_t &st) {
   (void)st;  // (its registers are not compared when LOCKSTEP_CMP_REGS is 0)
   ports::Fill f{inst, s, of};
   PORTS_COLLECT(f, C104_INPUTS, C104_OUTPUTS, C104_REGS, rtl, in, mo, st.r);

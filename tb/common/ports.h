@@ -96,7 +96,7 @@ inline void add_sig(std::vector<lockstep::Sig> *s, const std::string &n, uint32_
   for (uint32_t k = 0; k < c; k++) s->push_back({n + "[" + std::to_string(k) + "]", w, d});
 }
 
-// Fills an instance's values of this cycle, in table order. Its Verilated ports may hold `n`
+// Fills an instance's values of this cycle, in table order. Its Verilated ports may hold `of`
 // instances' elements (a network wrapper's packed ports), this one's being number `at`.
 struct Fill {
   lockstep::Instance *inst;
@@ -121,7 +121,8 @@ struct Fill {
 #define PORTS_X_SIG_OUT(n, c, w) ports::add_sig(pt_s_, #n "_o", c, w, lockstep::kOut);
 #define PORTS_X_SIG_REG(n, c, w) ports::add_sig(pt_s_, pt_p_ + #n "_q", c, w, lockstep::kReg);
 
-// Copy-in: every input of list INPUTS from the C struct IN into the Verilated model RTL (a pointer).
+// Copy-in: every input of list INPUTS from the C struct IN into the Verilated model RTL (a
+// pointer).
 #define PORTS_COPY_IN(INPUTS, RTL, IN) \
   do {                                 \
     auto *pt_rtl_ = (RTL);             \
@@ -138,10 +139,11 @@ struct Fill {
     std::vector<uint32_t> pt_a_;             \
     INPUTS(PORTS_X_PUT_N)                    \
   } while (0)
-#define PORTS_X_PUT_N(n, c, w)                                                                 \
-  pt_a_.assign(pt_n_ * (c), 0);                                                                \
-  for (uint32_t s = 0; s < pt_n_; s++)                                                         \
-    for (uint32_t k = 0; k < (c); k++) pt_a_[s * (c) + k] = (uint32_t)ports::at(pt_ins_[s].n, k); \
+#define PORTS_X_PUT_N(n, c, w)                                      \
+  pt_a_.assign(pt_n_ * (c), 0);                                     \
+  for (uint32_t pt_s_ = 0; pt_s_ < pt_n_; pt_s_++)                  \
+    for (uint32_t pt_k_ = 0; pt_k_ < (c); pt_k_++)                  \
+      pt_a_[pt_s_ * (c) + pt_k_] = (uint32_t)ports::at(pt_ins_[pt_s_].n, pt_k_); \
   ports::pack(pt_rtl_->n##_i, pt_a_.data(), pt_n_ * (c), w);
 
 // Collect, with a ports::Fill F: the inputs (the same on both sides, from the C struct IN), the
@@ -161,18 +163,21 @@ struct Fill {
     OUTPUTS(PORTS_X_COUT)                       \
   } while (0)
 #define PORTS_X_CIN(n, c, w) \
-  for (uint32_t k = 0; k < (c); k++) pt_f_.both(ports::at(pt_v_.n, k));
-#define PORTS_X_COUT(n, c, w)                                                                  \
-  for (uint32_t k = 0; k < (c); k++)                                                           \
-    pt_f_.pair(ports::get(pt_rtl_.n##_o, pt_f_.at * (c) + k, w, pt_f_.of * (c)), ports::at(pt_v_.n, k));
-#define PORTS_X_CREG(n, c, w)                                                                        \
-  for (uint32_t k = 0; k < (c); k++)                                                                 \
-    pt_f_.pair(ports::get(pt_rtl_.dbg_##n##_o, pt_f_.at * (c) + k, w, pt_f_.of * (c)), ports::at(pt_v_.n, k));
+  for (uint32_t pt_k_ = 0; pt_k_ < (c); pt_k_++) pt_f_.both(ports::at(pt_v_.n, pt_k_));
+// (element at * count + k of a port that holds of * count)
+#define PORTS_X_COUT(n, c, w)                                                  \
+  for (uint32_t pt_k_ = 0; pt_k_ < (c); pt_k_++)                               \
+    pt_f_.pair(ports::get(pt_rtl_.n##_o, pt_f_.at * (c) + pt_k_, w, pt_f_.of * (c)), \
+               ports::at(pt_v_.n, pt_k_));
+#define PORTS_X_CREG(n, c, w)                                                        \
+  for (uint32_t pt_k_ = 0; pt_k_ < (c); pt_k_++)                                     \
+    pt_f_.pair(ports::get(pt_rtl_.dbg_##n##_o, pt_f_.at * (c) + pt_k_, w, pt_f_.of * (c)), \
+               ports::at(pt_v_.n, pt_k_));
 // Registers packed into one debug bus BUS (the chip's dbg_p<p>_o, the mesh's dbg_chip_o), the
-// first entry in the top bits below bit TOP (an lvalue, moved down past each).
-#define PORTS_X_CPACKED(n, c, w)          \
-  for (uint32_t k = 0; k < (c); k++)      \
-    pt_top_ -= (w), pt_f_.pair(ports::field(pt_bus_, pt_top_, w), ports::at(pt_v_.n, k));
+// first entry in the top bits below bit TOP, each next one below it.
+#define PORTS_X_CPACKED(n, c, w)                   \
+  for (uint32_t pt_k_ = 0; pt_k_ < (c); pt_k_++)   \
+    pt_top_ -= (w), pt_f_.pair(ports::field(pt_bus_, pt_top_, w), ports::at(pt_v_.n, pt_k_));
 
 #if LOCKSTEP_CMP_REGS
 #define PORTS_SIG_REGS(S, PREFIX, REGS)     \
