@@ -19,6 +19,9 @@ CFLAGS="-std=c11 -Wall -Wextra -Werror -g -O1 -Iinclude $SAN"
 mkdir -p "$OUT/obj/net" "$OUT/run"
 
 # The C model, instrumented for coverage (fuzzer-no-link); rebuilt when a source or header changed.
+# make test runs two targets side by side: one builds the shared objects at a time.
+exec 9>"$OUT/.build.lock"
+flock 9
 newest_hdr=$(ls -t include/madpost/*.h cmodel/*.h cmodel/net/*.h | head -1)
 objs=()
 for src in cmodel/*.c cmodel/net/*.c; do
@@ -40,6 +43,7 @@ esac
 BIN="$OUT/fuzz-$T"
 "$CLANG" $CFLAGS -fsanitize=fuzzer -Itools "tests/fuzz/fuzz_$T.c" "${extra[@]}" "${objs[@]}" \
   -linih -lm -o "$BIN"
+flock -u 9
 
 # Per target: the longest input, and whether the target's own stdout/stderr chatter is muted.
 case $T in
