@@ -179,6 +179,7 @@ expect 2 "loads: 'nan:nan:1' is not FROM:TO:STEP" -- "${sw[@]}" --loads nan:nan:
 expect 2 "loads: '2000:2000:1' is not FROM:TO:STEP (percent, 0..1000" -- "${sw[@]}" --loads 2000:2000:1
 expect 2 "loads: '5:inf:5' is not" -- "${sw[@]}" --loads 5:inf:5
 expect 2 "loads: '0x5:10:5' is not" -- "${sw[@]}" --loads 0x5:10:5
+expect 2 "loads: '0:1000:1' is not FROM:TO:STEP" -- "${sw[@]}" --loads 0:1000:1  # 1001 points
 expect 0 "highest load without queue overflow: none (the lowest, 900%, overflowed)" -- \
   sweep "${small[@]}" --queue 1 --load 1 --loads 900:900:1 --after 0 --plots no --out "$tmp/sat" --name s
 grep -q '"saturation_load":null' "$tmp/sat/s.json" || { echo "FAIL: saturation load of an all-saturated sweep"; fails=$((fails + 1)); }

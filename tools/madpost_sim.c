@@ -469,7 +469,8 @@ static int sweep_loads(sweep_opts_t *o, const char *v) {
   }
   double from, to, step;
   if (net_num_real(part[0], 0, 1000, &from) || net_num_real(part[1], from, 1000, &to) ||
-      net_num_real(part[2], 0, 1000, &step) || step <= 0 || (to - from) / step > 1000)
+      net_num_real(part[2], 0, 1000, &step) || step <= 0 ||
+      floor((to - from) / step + 1e-9) + 1 > 1000) /* the points madpost_cmd_sweep runs */
     return -1;
   o->from = from, o->to = to, o->step = step;
   return 0;

@@ -26,5 +26,5 @@ int fuzz_opt_sweep(int argc, char **argv) {
   if (config_clash(argc, argv, "sweep", "--out", path)) return 2;
   /* the point count sweep allocates for */
   const uint32_t npts = (uint32_t)floor((o.to - o.from) / o.step + 1e-9) + 1;
-  return npts > 1001 ? 3 : 0;
+  return npts > 1000 ? 3 : 0;
 }
