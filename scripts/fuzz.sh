@@ -46,10 +46,13 @@ BIN="$OUT/fuzz-$T"
 flock -u 9
 
 # Per target: the longest input, and whether the target's own stdout/stderr chatter is muted.
+# The block targets print only their findings; the command-line ones print every refusal, so their
+# own output is closed (libFuzzer keeps its report).
+quiet=0
 case $T in
   dslink) maxlen=16384 ;;
   mp1_rm|c104) maxlen=8192 ;;
-  *) maxlen=4096 ;;
+  *) maxlen=4096 quiet=3 ;;
 esac
 RUN="$OUT/run/$T"
 rm -rf "$RUN"; mkdir -p "$RUN/corpus"
@@ -58,11 +61,11 @@ echo "fuzz: $T for ${SECS}s from $(ls "$RUN/corpus" | wc -l) seeds (log: $RUN/lo
 rc=0
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
   nice -n 10 "$BIN" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 -max_len=$maxlen \
-  -print_final_stats=1 -close_fd_mask=3 -artifact_prefix="$RUN/" "$RUN/corpus" >"$RUN/log" 2>&1 || rc=$?
+  -print_final_stats=1 -close_fd_mask=$quiet -artifact_prefix="$RUN/" "$RUN/corpus" >"$RUN/log" 2>&1 || rc=$?
 grep -aE '^(#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units|stat::peak_rss_mb|stat::new_units_added)' "$RUN/log" || true
 if [ $rc -ne 0 ]; then
   echo "fuzz: $T FAILED (exit $rc); the report:" >&2
-  grep -E -A30 'ERROR|runtime error|fuzz_[a-z0-9_]+:|Test unit written' "$RUN/log" | head -60 >&2
+  grep -aE 'fuzz_[a-z0-9_]+: |runtime error|ERROR: |SUMMARY|Test unit written|#[0-9]+ +0x[0-9a-f]+ in [a-z]' "$RUN/log" | head -40 >&2
   ls "$RUN"/crash-* "$RUN"/leak-* "$RUN"/timeout-* "$RUN"/oom-* 2>/dev/null >&2 || true
   exit 1
 fi

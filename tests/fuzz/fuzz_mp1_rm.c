@@ -1,11 +1,14 @@
 /* Fuzz target mp1_rm: one MP1 routing machine (cmodel/mp1_rm.c) fed an arbitrary chunk stream on
  * its input with arbitrary grants, free flags and stops on its four outputs. Asserts, besides the
  * sanitizers: mp1_rm_eval and mp1_rm_eval_full (without the quiet shortcut) give the same outputs
- * and the same next state every cycle; and no hang: after the stream ends the input is closed the
- * way a sender closes it (idle chunks, which truncate an open segment, then an abort, 011, between
- * segments: docs/mp1_draft4.md §4.2, §4.4) and, with every output granted whenever it asks (an
- * arbiter with no other client, as tests/test_mp1_rm.c's rig) and never stopped, the machine is
- * settled (mp1_rm_settled: empty, every copy OFF) within a bounded number of cycles. */
+ * and the same next state every cycle; err (the buffer invariant, docs/mp1_draft4.md §6) never
+ * rises while the sender honours stop (starts a segment only in a cycle whose stop it sees low,
+ * §2 rule 2: tracked here on the sender's own framing of what it sent); and no hang: unless err
+ * rose (the writer lapped the buffer: a sender that ignored stop), after the stream the input is
+ * closed the way a sender closes it (idle chunks, which truncate an open segment, then an abort,
+ * 011, between segments: §4.2, §4.4) and, with every output granted whenever it asks (an arbiter
+ * with no other client, as tests/test_mp1_rm.c's rig) and never stopped, the machine is settled
+ * (mp1_rm_settled: empty, every copy OFF) within a bounded number of cycles. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +23,25 @@ enum { DRAIN_CYCLES = 4 * MP1_RM_BUF + 64 };
 static void fail(const char *what, size_t cyc) {
   fprintf(stderr, "fuzz_mp1_rm: cycle %zu: %s\n", cyc, what);
   abort();
+}
+
+/* The sender's view of its own stream (docs/mp1.md §2.1): a chunk with its top bit set outside a
+   flit starts one (two more chunks follow); any other chunk outside a flit ends the segment (an
+   end code, or a gap or 011: a truncation). */
+typedef struct {
+  uint32_t flit_left, in_seg, ignored_stop, err_seen;
+} sender_t;
+
+static void sender_track(sender_t *s, uint32_t chunk, uint32_t stop_q) {
+  if (s->flit_left) {
+    s->flit_left--;
+  } else if (chunk & 4u) {
+    if (!s->in_seg && stop_q) s->ignored_stop = 1;
+    s->in_seg = 1;
+    s->flit_left = 2;
+  } else {
+    s->in_seg = 0;
+  }
 }
 
 /* The block's calls, in one place (the block API is being changed on another branch). */
@@ -62,6 +84,17 @@ static void open_outputs(mp1_rm_in_t *in, const mp1_rm_out_t *prev, uint32_t chu
   in->st_stop = in->ot_stop = in->rc_stop = in->pb_stop = 0;
 }
 
+/* One cycle as the sender sees it. */
+static void cycle(const mp1_rm_cfg_t *cfg, mp1_rm_state_t *st, const mp1_rm_in_t *in,
+                  mp1_rm_out_t *out, sender_t *snd, size_t c) {
+  sender_track(snd, in->in_dat, st->r.stop);
+  dut_cycle(cfg, st, in, out, c);
+  if (out->err) {
+    if (!snd->ignored_stop) fail("err with a sender that honours stop", c);
+    snd->err_seen = 1;
+  }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 4) return 0;
   /* Header: AWF, this node's position and direction flags (static inputs). */
@@ -76,20 +109,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   dut_reset(&st);
   mp1_rm_out_t out;
   memset(&out, 0, sizeof out);
+  sender_t snd = {0, 0, 0, 0};
   size_t c = 0;
   for (size_t i = 3; i + 1 < size; i += 2, c++) {
     fuzz_in(&in, data[i], data[i + 1]);
-    dut_cycle(&cfg, &st, &in, &out, c);
+    cycle(&cfg, &st, &in, &out, &snd, c);
   }
   /* Close the input: idle chunks (a gap ends an open segment), then an abort between segments. */
   static const uint32_t tail[] = {0, 0, 0, 0, MP1_CH_ILLEGAL};
   for (size_t k = 0; k < sizeof tail / sizeof tail[0]; k++, c++) {
     open_outputs(&in, &out, tail[k]);
-    dut_cycle(&cfg, &st, &in, &out, c);
+    cycle(&cfg, &st, &in, &out, &snd, c);
   }
+  if (snd.err_seen) return 0; /* the buffer was lapped: what it holds is not a message */
   for (int k = 0; k < DRAIN_CYCLES && !mp1_rm_settled(&st); k++, c++) {
     open_outputs(&in, &out, MP1_CH_IDLE);
-    dut_cycle(&cfg, &st, &in, &out, c);
+    cycle(&cfg, &st, &in, &out, &snd, c);
   }
   if (!mp1_rm_settled(&st)) fail("hang: not settled after the stream, an abort and drain", c);
   return 0;
