@@ -3,7 +3,9 @@
  * groups, header modes, deletion, universal routing, seeds), then arbitrary packets (headers and
  * bodies) on its inputs, offered as a receive FIFO would, with arbitrary output stalls. Asserts,
  * besides the sanitizers: c104_eval never reports a broken invariant (two drivers of one output, a
- * release by a non-owner, no unique FIFO head); and no hang: once every input's open packet is
+ * release by a non-owner, no unique FIFO head); no merged packet on an output (every token of a
+ * packet sent on an output comes from the slice granted it for that packet, §10.4, §12); and no
+ * hang: once every input's open packet is
  * ended (EOP) and every output accepts, every slice is idle and every output released within a
  * bounded number of cycles (DISC never waits, §12; a forwarding slice moves a token a cycle). */
 #include <stdint.h>
@@ -19,6 +21,8 @@ enum { DRAIN_CYCLES = 2000, KIND_DATA = 0, KIND_EOP = 1 };
    packet is open (its last token taken was DATA). */
 typedef struct {
   uint8_t valid[C104_PORTS], kind[C104_PORTS], data[C104_PORTS], open[C104_PORTS];
+  /* per output: a packet is being sent (its last token was DATA), and the slice sending it */
+  uint8_t out_open[C104_PORTS], out_slice[C104_PORTS];
 } src_t;
 
 static void fail(const char *what, size_t cyc) {
@@ -44,7 +48,16 @@ static void step(const c104_cfg_t *cfg, c104_state_t *st, c104_in_t *in, src_t *
     in->tok_rx_kind[p] = s->kind[p];
     in->tok_rx_data[p] = s->data[p];
   }
+  uint8_t owner_q[C104_PORTS];
+  memcpy(owner_q, st->r.out_owner, sizeof owner_q);
   dut_cycle(cfg, st, in, &out, c);
+  for (int o = 0; o < C104_PORTS; o++) {
+    if (!(out.tok_tx_valid[o] && in->tok_tx_ready[o])) continue;
+    /* the first token goes in the grant cycle, before out_owner holds the grant */
+    if (!s->out_open[o]) s->out_slice[o] = st->r.out_owner[o];
+    else if (owner_q[o] != s->out_slice[o]) fail("merged packet on an output", c);
+    s->out_open[o] = out.tok_tx_kind[o] == KIND_DATA;
+  }
   for (int p = 0; p < C104_PORTS; p++)
     if (s->valid[p] && out.tok_rx_ready[p]) {
       s->valid[p] = 0;
