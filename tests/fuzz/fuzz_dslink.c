@@ -1,7 +1,9 @@
 /* Fuzz target dslink: one DS-Link end (cmodel/dslink*.c) whose D and S inputs are arbitrary bits.
  * Asserts, besides the sanitizers: dslink_eval never reports a broken invariant; every parity,
  * escape and disconnect error of docs/dslink.md §6, found by an independent decoder of the bit
- * stream written here from the document, is counted by the model as that error, in that cycle;
+ * stream written here from the document, is counted by the model as that error, in that cycle,
+ * and so is every credit and protocol error the decoder's confirmed FCTs and normal tokens make
+ * in the link's state (§4);
  * the receive interface never delivers a merged packet (§6.3: one packet's tokens come from one
  * link-up episode, a packet cut by a link reset is closed with ERR). */
 #include <stdint.h>
@@ -17,7 +19,7 @@ typedef struct {
 } ref_rx_t;
 
 typedef struct {
-  uint32_t par, esc, disc;
+  uint32_t par, esc, disc, fct, nchar;
 } ref_err_t;
 
 /* Confirmed token (§6.2): escape errors; an ESC FCT pair is a NULL. */
@@ -30,6 +32,10 @@ static void ref_confirm(const ref_rx_t *q, ref_rx_t *d, ref_err_t *e) {
       e->esc = 1;
   } else if (q->pend_f && q->pend_val == DSLINK_CTL_ESC) {
     d->esc = 1;
+  } else if (fct) {
+    e->fct = 1;
+  } else {
+    e->nchar = 1;
   }
 }
 
@@ -63,7 +69,7 @@ static ref_err_t ref_step(ref_rx_t *r, uint32_t d_i, uint32_t s_i, uint32_t disc
                           int rx_rst) {
   const ref_rx_t q = *r;
   ref_rx_t d = q;
-  ref_err_t e = {0, 0, 0};
+  ref_err_t e = {0, 0, 0, 0, 0};
   const uint32_t bit_ev = (d_i ^ s_i) != q.x, bit = d_i;
   d.x = d_i ^ s_i;
   e.disc = q.seen && !bit_ev && q.dc == disc_cycles - 1;
@@ -126,14 +132,32 @@ static int dut_cycle(const dslink_cfg_t *cfg, dslink_state_t *st, const dslink_i
 
 static void dut_reset(const dslink_cfg_t *cfg, dslink_state_t *st) { dslink_reset(cfg, st); }
 
-static void check_errors(const dslink_regs_t *q, const dslink_regs_t *n, ref_err_t e, size_t c) {
-  const int active = q->fsm_state != DSLINK_ST_ERROR_RESET;
+/* The credit and protocol errors of §4 that the decoder's events make in the state q. */
+static void expected_link_errors(const dslink_cfg_t *cfg, const dslink_regs_t *q, ref_err_t e,
+                                 uint32_t *cred, uint32_t *proto) {
+  const uint32_t s = q->fsm_state;
+  const int conn_run = s == DSLINK_ST_CONNECTING || s == DSLINK_ST_RUN;
+  const int pre = s == DSLINK_ST_ERROR_WAIT || s == DSLINK_ST_READY || s == DSLINK_ST_STARTED;
+  *cred = (e.fct && conn_run && q->tx_credit + 8u > cfg->tx_credit_max) ||
+          (e.nchar && s == DSLINK_ST_RUN && q->rx_credit == 0);
+  *proto = (e.fct && pre) || (e.nchar && (pre || s == DSLINK_ST_CONNECTING));
+}
+
+static void check_errors(const dslink_cfg_t *cfg, const dslink_regs_t *q, const dslink_regs_t *n,
+                         ref_err_t e, size_t c) {
+  if (q->fsm_state == DSLINK_ST_ERROR_RESET) e = (ref_err_t){0, 0, 0, 0, 0}; /* events gated */
+  uint32_t cred, proto;
+  expected_link_errors(cfg, q, e, &cred, &proto);
   const uint32_t dpar = (n->cnt_par_err - q->cnt_par_err) & 0xFFFFu;
   const uint32_t desc = (n->cnt_esc_err - q->cnt_esc_err) & 0xFFFFu;
   const uint32_t ddisc = (n->cnt_disc_err - q->cnt_disc_err) & 0xFFFFu;
-  if (dpar != (active && e.par)) fail("parity error count differs from the decoder", c);
-  if (desc != (active && e.esc)) fail("escape error count differs from the decoder", c);
-  if (ddisc != (active && e.disc)) fail("disconnect error count differs from the decoder", c);
+  const uint32_t dcred = (n->cnt_cred_err - q->cnt_cred_err) & 0xFFFFu;
+  const uint32_t dproto = (n->cnt_proto_err - q->cnt_proto_err) & 0xFFFFu;
+  if (dpar != e.par) fail("parity error count differs from the decoder", c);
+  if (desc != e.esc) fail("escape error count differs from the decoder", c);
+  if (ddisc != e.disc) fail("disconnect error count differs from the decoder", c);
+  if (dcred != cred) fail("credit error count differs from the decoder's tokens", c);
+  if (dproto != proto) fail("protocol error count differs from the decoder's tokens", c);
 }
 
 /* Pops and pushes of the receive FIFO: no token of another episode inside an open packet. */
@@ -183,7 +207,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (dut_cycle(&cfg, &st, &in, &out, &nx, &ev)) fail("dslink_eval: invariant broken", c);
     const int rx_rst = st.r.fsm_state == DSLINK_ST_ERROR_RESET || ev.link_rst;
     const ref_err_t e = ref_step(&ref, in.d, in.s, cfg.disconnect_cycles, rx_rst);
-    check_errors(&st.r, &nx.r, e, c);
+    check_errors(&cfg, &st.r, &nx.r, e, c);
     check_fifo(&sh, &in, &out, &nx, &ev, c);
     dslink_clock(&st, &nx);
   }
