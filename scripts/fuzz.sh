@@ -65,7 +65,8 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 grep -aE '^(#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units|stat::peak_rss_mb|stat::new_units_added)' "$RUN/log" || true
 if [ $rc -ne 0 ]; then
   echo "fuzz: $T FAILED (exit $rc); the report:" >&2
-  grep -aE 'fuzz_[a-z0-9_]+: |runtime error|ERROR: |SUMMARY|Test unit written|#[0-9]+ +0x[0-9a-f]+ in [a-z]' "$RUN/log" | head -40 >&2
+  grep -aE 'fuzz_[a-z0-9_]+: |runtime error|ERROR: |SUMMARY|Test unit written|#[0-9]+ +0x[0-9a-f]+ in ' "$RUN/log" |
+    grep -avE 'in (fuzzer::|__sanitizer|__libc|_start|main |raise|abort|__pthread)' | head -40 >&2
   ls "$RUN"/crash-* "$RUN"/leak-* "$RUN"/timeout-* "$RUN"/oom-* 2>/dev/null >&2 || true
   exit 1
 fi
