@@ -23,13 +23,18 @@ int madpost_cmd_c104net(int argc, char **argv);
 int madpost_cmd_c104transit(int argc, char **argv);
 int madpost_cmd_c104cost(int argc, char **argv);
 
+/* The longest bit period linkbw runs: the disconnect time must exceed it (docs/dslink.md §2:
+   DisconnectCycles 2..255), and linkbw gives it 8 cycles more. */
+#define LINKBW_BP_MAX 247u
+
 static int usage(FILE *f) {
   fprintf(f,
           "usage: madpost COMMAND [options]\n"
           "commands:\n"
           "  linkbw   DS-Link throughput measured on the C model against seed 000 eq. 4.1/4.2\n"
           "           --min M --max M (message bytes, default 0..64, each 0..4096)\n"
-          "           --messages N (default 200, 10..100000) --bit-period B (default 1, 1..255)\n"
+          "           --messages N (default 200, 10..100000) --bit-period B (cycles per bit,\n"
+          "           default 1, 1..%u)\n"
           "           --format table|markdown|csv|json\n"
           "  linkbench  speed of the DS-Link C model: two ends, 12 virtual links each way\n"
           "           --cycles N (default 20000000, 1000000..2000000000, whole millions)\n"
@@ -53,9 +58,21 @@ static int usage(FILE *f) {
           "  c104cost seed 002 eq. (1)-(4) on the C104 model: packet and message cost, crossover,\n"
           "           channels --hbytes 1|2 (default 1) --smax S (default 14, 0..20)\n"
           "           --format table|csv|json\n"
-          "  help     this text\n",
-          MP1_MSG_MAX - 2, MP1_MSG_MAX - 2);
+          "  help     this text (also --help or -h after any command)\n"
+          "  --version  the version of madpost\n",
+          (unsigned)LINKBW_BP_MAX, MP1_MSG_MAX - 2, MP1_MSG_MAX - 2);
   return f == stderr ? 2 : 0;
+}
+
+/* The version madpost --version prints: bumped with each change of a command's options or output. */
+#define MADPOST_VERSION "0.16"
+
+/* 1 if --help or -h is among a command's arguments: usage(stdout) is the answer, exit 0, as for
+   sim, sweep and c104net. */
+static int wants_help(int argc, char **argv) {
+  for (int i = 0; i < argc; i++)
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return 1;
+  return 0;
 }
 
 static int bad(const char *fmt, const char *a, const char *b) {
@@ -83,6 +100,7 @@ typedef struct {
 /* linkbw's options into o: 0, or the exit status (2) after a message. */
 static int linkbw_parse(int argc, char **argv, linkbw_opt_t *o) {
   *o = (linkbw_opt_t){.lo = 0, .hi = 64, .messages = 200, .bp = 1, .fmt = LB_TABLE};
+  if (wants_help(argc, argv)) return -1;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     if (i + 1 >= argc)
@@ -95,7 +113,7 @@ static int linkbw_parse(int argc, char **argv, linkbw_opt_t *o) {
     } else if (!strcmp(a, "--messages")) {
       if (parse_u32(a, v, 10, 100000, &o->messages)) return 2;
     } else if (!strcmp(a, "--bit-period")) {
-      if (parse_u32(a, v, 1, 255, &o->bp)) return 2;
+      if (parse_u32(a, v, 1, LINKBW_BP_MAX, &o->bp)) return 2;
     } else if (!strcmp(a, "--format")) {
       static const char *const names[] = {"table", "markdown", "csv", "json"};
       int f = 0;
@@ -158,12 +176,20 @@ static int cmd_linkbw(int argc, char **argv) {
   linkbw_opt_t o;
   const int rc = linkbw_parse(argc, argv, &o);
   if (rc)
-    return rc;
+    return rc < 0 ? usage(stdout) : rc;
   dslink_cfg_t cfg;
   dslink_cfg_default(&cfg);
   cfg.bit_period = o.bp;
   if (cfg.disconnect_cycles <= o.bp)
-    cfg.disconnect_cycles = o.bp + 8 > 255 ? 255 : o.bp + 8;
+    cfg.disconnect_cycles = o.bp + 8; /* at most 255: o.bp <= LINKBW_BP_MAX */
+  /* the start-up timers count cycles: past 17 cycles a bit, the defaults (64, 128, 128) are
+     shorter than the tokens the link must exchange to start, and it never runs; 8 bit periods
+     each, as the defaults are at bit period 16 */
+  if (o.bp > 17) {
+    cfg.reset_cycles = 4 * o.bp;
+    cfg.wait_cycles = 8 * o.bp;
+    cfg.timeout_cycles = 8 * o.bp;
+  }
   char err[256];
   if (dslink_cfg_check(&cfg, err, sizeof err)) {
     fprintf(stderr, "madpost: %s\n", err);
@@ -188,12 +214,17 @@ static int cmd_linkbw(int argc, char **argv) {
 /* Benchmark, not a test: link-end cycles per second of the C model under full two-way load. */
 static int cmd_linkbench(int argc, char **argv) {
   uint32_t mcycles = 20;
+  if (wants_help(argc, argv)) return usage(stdout);
   for (int i = 0; i < argc; i += 2) {
     if (strcmp(argv[i], "--cycles") || i + 1 >= argc)
       return bad("linkbench: unknown option '%s'%s", argv[i], "");
     uint32_t c;
     if (parse_u32("--cycles", argv[i + 1], 1000000, 2000000000, &c))
       return 2;
+    if (c % 1000000) { /* the loop counts millions: 1999999 ran 1000000 */
+      fprintf(stderr, "madpost: linkbench: --cycles: %u is not a whole number of millions\n", c);
+      return 2;
+    }
     mcycles = c / 1000000;
   }
   dslink_cfg_t cfg;
@@ -261,7 +292,7 @@ static const char *hop_kind(uint32_t k) {
 
 /* hop's options into c and the output format; 0, or 2 after a usage error's message. */
 static int hop_options(int argc, char **argv, mp1_hop_cfg_t *c, const char **format) {
-  int have_src = 0, have_dst = 0;
+  int have_src = 0, have_dst = 0, have_bg = 0;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     if (i + 1 >= argc) return bad("hop: %s: missing value or unknown option%s", a, "");
@@ -278,12 +309,14 @@ static int hop_options(int argc, char **argv, mp1_hop_cfg_t *c, const char **for
       if (parse_u32(a, v, 1, MP1_MSG_MAX - 2, &c->len)) return 2;
     } else if (!strcmp(a, "--bg-len")) {
       if (parse_u32(a, v, 1, MP1_MSG_MAX - 2, &c->bg_len)) return 2;
+      have_bg = 1;
     } else if (!strcmp(a, "--load")) {
       if (parse_u32(a, v, 0, 1000000, &c->load_ppm)) return 2;
     } else if (!strcmp(a, "--seed")) {
       uint32_t s;
       if (parse_u32(a, v, 0, 0xffffffffu, &s)) return 2;
       c->seed = s;
+      have_bg = 1;
     } else if (!strcmp(a, "--type")) {
       if (!strcmp(v, "static")) c->adaptive = 0;
       else if (!strcmp(v, "adaptive")) c->adaptive = 1;
@@ -299,6 +332,9 @@ static int hop_options(int argc, char **argv, mp1_hop_cfg_t *c, const char **for
     }
   }
   if (!have_src || !have_dst) return bad("hop: --src and --dst are required%s%s", "", "");
+  if (have_bg && !c->load_ppm) /* they shape only the background traffic */
+    return bad("hop: --bg-len and --seed: only with background traffic (--load above 0)%s%s", "",
+               "");
   return 0;
 }
 
@@ -376,6 +412,7 @@ static int cmd_hop(int argc, char **argv) {
   mp1_hop_cfg_t c = {.kx = 4, .ky = 4, .sx = 0, .sy = 0, .dx = 3, .dy = 0, .len = 4,
                      .bg_len = 4, .seed = 1, .warmup = 0, .max_cycles = 1000000};
   const char *format = "table";
+  if (wants_help(argc, argv)) return usage(stdout);
   if (hop_options(argc, argv, &c, &format)) return 2;
   if (c.load_ppm) c.warmup = 2000;
   mp1_hop_result_t r;
@@ -397,6 +434,7 @@ static int cmd_hop(int argc, char **argv) {
 
 static int cmd_meshbench(int argc, char **argv) {
   uint32_t kx = 16, ky = 16, cycles = 20000, load = 5000;
+  if (wants_help(argc, argv)) return usage(stdout);
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     if (i + 1 >= argc) return bad("meshbench: %s: missing value or unknown option%s", a, "");
@@ -477,6 +515,10 @@ static int dispatch(int argc, char **argv) {
     return usage(stderr);
   if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
     return usage(stdout);
+  if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+    printf("madpost %s\n", MADPOST_VERSION);
+    return 0;
+  }
   if (!strcmp(argv[1], "linkbw"))
     return cmd_linkbw(argc - 2, argv + 2);
   if (!strcmp(argv[1], "meshbench"))
