@@ -190,6 +190,29 @@ static int parse_opts(int argc, char **argv, mp1_sim_cfg_t *c, const char **form
   return 0;
 }
 
+/* Bytes of a run's state per chip channel with --channels: the model's crossings (uint32) and
+   five uint64 figures, once for the run (mp1_sim_chan_t) and once summed over the runs. */
+#define SIM_CHAN_BYTES (4 + 2 * 5 * 8)
+#define SIM_CHAN_BYTES_S "84"
+
+/* 0 if a run of c (with --channels: chans) fits this machine's memory, else -1 after saying how
+   much it would take: the model's state is allocated up front, and a run past the physical
+   memory would only be killed once it touches its pages. */
+static int sim_fits(const mp1_sim_cfg_t *c, int chans, const char *cmd) {
+  const double nodes = (double)c->kx * c->ky, chips = nodes * (c->torus ? 4 : 1);
+  const double need = nodes * (double)mp1_sim_bytes_per_node(c) +
+                      (chans ? chips * 8 * SIM_CHAN_BYTES : 0);
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0 || need <= (double)pages * (double)page) return 0;
+  fprintf(stderr,
+          "madpost: %s: not enough memory: a %ux%u %s needs about %.1f GiB (%zu bytes a node%s), "
+          "this machine has %.1f GiB\n",
+          cmd, c->kx, c->ky, c->torus ? "torus" : "mesh", need / 1073741824.0,
+          mp1_sim_bytes_per_node(c), chans ? ", and " SIM_CHAN_BYTES_S " bytes a channel for --channels" : "",
+          (double)pages * (double)page / 1073741824.0);
+  return -1;
+}
+
 /* Per-channel figures summed over a point's runs (sim --channels). */
 typedef struct {
   uint64_t *cross, *busy, *dead, *wait, *wait_stopped;
@@ -295,11 +318,24 @@ static void csv_point(FILE *f, const point_t *pt) {
   fprintf(f, "\n");
 }
 
+/* Each figure's unit in the table (docs/mp1_sim.md §4), in the order of SIM_FIGS. */
+static const char *const fig_units[FIG_N] = {
+    "cycles", "cycles", "cycles", "cycles", "cycles", "links", "bytes/cycle", "%", "%", "%", "%",
+    "%", "%", "%", "per msg", "per msg", "machines", "machines", "msgs/node"};
+
 static void table_point(FILE *f, const mp1_sim_cfg_t *c, const point_t *pt) {
-  fprintf(f, "load %g%% of 8/(3n), %u run%s (mean +- 95%% CI):\n", pt->load, pt->nrun,
-          pt->nrun > 1 ? "s" : "");
-  for (int k = 0; k < FIG_N; k++)
-    fprintf(f, "  %-18s %12.4f +- %.4f\n", fig_names[k], pt->fig[k].mean, pt->fig[k].ci);
+  if (pt->nrun > 1)
+    fprintf(f, "load %g%% of 8/(3n), %u runs (mean +- 95%% CI):\n", pt->load, pt->nrun);
+  else /* a CI needs two runs at least: none is shown rather than +- 0 */
+    fprintf(f, "load %g%% of 8/(3n), 1 run (no confidence interval: give --seeds 2 or more):\n",
+            pt->load);
+  for (int k = 0; k < FIG_N; k++) {
+    if (pt->nrun > 1)
+      fprintf(f, "  %-18s %12.4f %-11s +- %.4f\n", fig_names[k], pt->fig[k].mean, fig_units[k],
+              pt->fig[k].ci);
+    else
+      fprintf(f, "  %-18s %12.4f %s\n", fig_names[k], pt->fig[k].mean, fig_units[k]);
+  }
   for (uint32_t i = 0; i < pt->nrun; i++) {
     const mp1_sim_result_t *r = &pt->run[i];
     fprintf(f,
@@ -393,6 +429,40 @@ static void sim_print(const mp1_sim_cfg_t *c, const point_t *pt, const char *for
   }
 }
 
+static void chansum_free(chansum_t *cs) {
+  free(cs->cross), free(cs->busy), free(cs->dead), free(cs->wait), free(cs->wait_stopped);
+  *cs = (chansum_t){NULL, NULL, NULL, NULL, NULL};
+}
+
+/* --channels' sums of nch channels, zeroed: 0, or -1 with none held. */
+static int chansum_alloc(chansum_t *cs, size_t nch) {
+  *cs = (chansum_t){calloc(nch, 8), calloc(nch, 8), calloc(nch, 8), calloc(nch, 8),
+                    calloc(nch, 8)};
+  if (cs->cross && cs->busy && cs->dead && cs->wait && cs->wait_stopped) return 0;
+  chansum_free(cs);
+  return -1;
+}
+
+/* sim's output files opened (the trace with its header line into c->trace, the channels into
+   *cf): 0, or 1 after saying which one cannot be written, with neither left open. */
+static int sim_open(mp1_sim_cfg_t *c, const char *trace, const char *chans, FILE **cf) {
+  *cf = NULL;
+  if (chans && !(*cf = fopen(chans, "w"))) {
+    fprintf(stderr, "madpost: sim: --channels: cannot write %s: %s\n", chans, strerror(errno));
+    return 1;
+  }
+  if (trace) {
+    c->trace = fopen(trace, "w");
+    if (!c->trace) {
+      fprintf(stderr, "madpost: sim: --trace: cannot write %s: %s\n", trace, strerror(errno));
+      if (*cf) fclose(*cf);
+      return 1;
+    }
+    fprintf(c->trace, "seed,src_x,src_y,dst_x,dst_y,length,t_enq,t_start,t_inj,t_rx\n");
+  }
+  return 0;
+}
+
 int madpost_cmd_sim(int argc, char **argv) {
   mp1_sim_cfg_t c;
   const char *format = "table", *files[2] = {NULL, NULL};
@@ -400,52 +470,38 @@ int madpost_cmd_sim(int argc, char **argv) {
   if (e) return e < 0 ? 0 : e;
   const char *trace = files[0], *chans = files[1];
   if (sim_files_clash(argc, argv, trace, chans)) return 2;
-  FILE *cf = NULL;
-  if (chans && !(cf = fopen(chans, "w"))) {
-    fprintf(stderr, "madpost: sim: --channels: cannot write %s: %s\n", chans, strerror(errno));
-    return 1;
-  }
-  if (trace) {
-    c.trace = fopen(trace, "w");
-    if (!c.trace) {
-      fprintf(stderr, "madpost: sim: --trace: cannot write %s: %s\n", trace, strerror(errno));
-      if (cf) fclose(cf);
-      return 1;
-    }
-    fprintf(c.trace, "seed,src_x,src_y,dst_x,dst_y,length,t_enq,t_start,t_inj,t_rx\n");
-  }
-  point_t *pt = calloc(1, sizeof *pt);
-  if (!pt) return 1;
-  progress_t pr = {.label = "sim", .tty = isatty(2), .total = (uint64_t)c.seeds * (c.mode == MP1_MODE_SYNC ? c.drain : c.warmup + c.measure + c.drain)};
+  if (sim_fits(&c, chans != NULL, "sim")) return 1;
+  /* memory before files: a run that cannot start leaves no files and holds nothing */
   const size_t nch = (size_t)c.kx * c.ky * 8 * (c.torus ? 4 : 1);
-  /* the sums only for --channels: a big network's run needs none of them */
-  chansum_t cs = {NULL, NULL, NULL, NULL, NULL};
-#define FREE_CS() free(cs.cross), free(cs.busy), free(cs.dead), free(cs.wait), free(cs.wait_stopped)
-  if (cf) {
-    cs = (chansum_t){calloc(nch, 8), calloc(nch, 8), calloc(nch, 8), calloc(nch, 8),
-                     calloc(nch, 8)};
-    if (!cs.cross || !cs.busy || !cs.dead || !cs.wait || !cs.wait_stopped) {
-      fprintf(stderr, "madpost: sim: out of memory\n");
-      FREE_CS();
-      return 1;
-    }
-  }
-  int failed = run_point_ch(&c, pt, &pr, cf ? &cs : NULL);
-  if (sim_close(c.trace, "trace", trace)) failed = 1;
-  if (cf) {
-    sim_write_channels(cf, &c, pt, &cs, nch);
-    if (sim_close(cf, "channels", chans)) failed = 1;
-  }
-  FREE_CS();
-#undef FREE_CS
-  if (failed) {
+  point_t *pt = calloc(1, sizeof *pt);
+  chansum_t cs = {NULL, NULL, NULL, NULL, NULL}; /* the sums only for --channels */
+  if (!pt || (chans && chansum_alloc(&cs, nch))) {
+    fprintf(stderr, "madpost: sim: out of memory%s\n",
+            pt ? ": --channels' sums (40 bytes a channel)" : "");
     free(pt);
     return 1;
   }
-  fprintf(stderr, "\n");
-  sim_print(&c, pt, format);
+  FILE *cf;
+  int failed = sim_open(&c, trace, chans, &cf);
+  if (!failed) {
+    progress_t pr = {.label = "sim", .tty = isatty(2),
+                     .total = (uint64_t)c.seeds * (c.mode == MP1_MODE_SYNC
+                                                       ? c.drain
+                                                       : c.warmup + c.measure + c.drain)};
+    failed = run_point_ch(&c, pt, &pr, cf ? &cs : NULL);
+    if (sim_close(c.trace, "trace", trace)) failed = 1;
+    if (cf) {
+      sim_write_channels(cf, &c, pt, &cs, nch);
+      if (sim_close(cf, "channels", chans)) failed = 1;
+    }
+  }
+  chansum_free(&cs);
+  if (!failed) {
+    fprintf(stderr, "\n");
+    sim_print(&c, pt, format);
+  }
   free(pt);
-  return 0;
+  return failed;
 }
 
 typedef struct {
@@ -717,6 +773,11 @@ int madpost_cmd_sweep(int argc, char **argv) {
                     .plots = 1};
   const int e = parse_opts(argc, argv, &c, &format, sweep_extra, &o, "sweep");
   if (e) return e < 0 ? 0 : e;
+  if (c.mode == MP1_MODE_SYNC) { /* each point's load would be refused, or would do nothing */
+    fprintf(stderr, "madpost: sweep: mode sync: a load sweep needs mode async (a sync run sends "
+                    "one permutation, whatever the load)\n");
+    return 2;
+  }
   if (!o.out) {
     fprintf(stderr, "madpost: sweep: --out DIR is required (CSV, JSON and plots go there)\n");
     return 2;
@@ -727,6 +788,7 @@ int madpost_cmd_sweep(int argc, char **argv) {
     sweep_path(&o, ext[k], path, sizeof path);
     if (config_clash(argc, argv, "sweep", "--out", path)) return 2;
   }
+  if (sim_fits(&c, 0, "sweep")) return 1;
   if (make_dirs(o.out)) return 1;
   const uint32_t npts = (uint32_t)floor((o.to - o.from) / o.step + 1e-9) + 1;
   point_t *pts = calloc(npts, sizeof *pts);
@@ -765,6 +827,7 @@ int madpost_cmd_simbench(int argc, char **argv) {
   const char *format = "table";
   const int e = parse_opts(argc, argv, &c, &format, NULL, NULL, "simbench");
   if (e) return e < 0 ? 0 : e;
+  if (sim_fits(&c, 0, "simbench")) return 1;
   mp1_sim_result_t r;
   char err[256];
   struct timespec t0, t1;

@@ -670,8 +670,11 @@ static int sim_setup(sim_t *s, const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_re
   const mp1_mesh_cfg_t mc = {.kx = s->vkx, .ky = c->torus ? 2 * c->ky : c->ky,
                              .lvkx = c->torus ? c->kx : 0, .lvky = c->torus ? c->ky : 0,
                              .lean = 1, .awf = s->awf};
+  /* mc is checked (mp1_sim_cfg_check): only memory can fail; say how much the run needs */
+  const double gib = (double)n * (double)mp1_sim_bytes_per_node(c) / 1073741824.0;
   if (mp1_mesh_init(&s->st, &s->nx, mc))
-    return net_fail(err, errlen, "cannot build a %ux%u chip mesh", mc.kx, mc.ky);
+    return net_fail(err, errlen, "out of memory: cannot allocate a %ux%u chip mesh (the run "
+                    "needs about %.1f GiB)", mc.kx, mc.ky, gib);
   s->in = calloc(nc, sizeof *s->in);
   s->out = calloc(nc, sizeof *s->out);
   s->node = calloc(n, sizeof *s->node);
@@ -684,7 +687,7 @@ static int sim_setup(sim_t *s, const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_re
   if (!s->in || !s->out || !s->node || !s->chip || !s->ch_busy || !s->ch_dead ||
       (chan && !s->ch_cross) || !s->ch_pend || !s->ch_wait) {
     sim_free(s);
-    return net_fail(err, errlen, "out of memory");
+    return net_fail(err, errlen, "out of memory (the run needs about %.1f GiB)", gib);
   }
   if (chan && chan->wait_stopped) {
     s->ch_wstop = chan->wait_stopped;

@@ -207,6 +207,31 @@ int mp1_sim_cfg_load(mp1_sim_cfg_t *c, const char *path, char *err, size_t n) {
   return net_ini_load(path, on_key, &L, err, n);
 }
 
+/* Options that would do nothing in c, given other than their defaults: -1 with the reason, so
+   that no output echoes a setting as if it were in effect (issue 16 item 7); else 0. */
+static int mp1_sim_cfg_unused(const mp1_sim_cfg_t *c, char *err, size_t n) {
+  mp1_sim_cfg_t d;
+  mp1_sim_cfg_default(&d);
+  const char *tr = traffic_name(c);
+  if (c->bcast == MP1_BCAST_NONE && c->traffic.pattern != NET_TR_HOTSPOT &&
+      (c->traffic.hot_node != d.traffic.hot_node || c->traffic.hot_frac != d.traffic.hot_frac))
+    return net_fail(err, n, "hot-node and hot-frac: only with traffic hotspot (traffic is %s)", tr);
+  if (!c->bcast && (c->bcast_src != d.bcast_src || c->bcast_size != d.bcast_size))
+    return net_fail(err, n, "bcast-src and bcast-size: only with traffic broadcast or bcast-p2p "
+                    "(traffic is %s)", tr);
+  if (!c->torus && c->torus_inject != d.torus_inject)
+    return net_fail(err, n, "torus-inject: only with topology torus (this is a mesh)");
+  if (c->arrival.kind != NET_ARR_BURSTY && c->arrival.burst != d.arrival.burst)
+    return net_fail(err, n, "burst: only with arrival bursty (arrival is %s)",
+                    net_arrival_name(c->arrival.kind));
+  if (c->mode == MP1_MODE_SYNC &&
+      (c->load != d.load || c->warmup != d.warmup || c->measure != d.measure ||
+       c->arrival.kind != d.arrival.kind || c->arrival.burst != d.arrival.burst))
+    return net_fail(err, n, "mode sync: load, warmup, measure, arrival and burst do nothing (every "
+                    "node sends once at cycle 0; the run lasts until done or drain)");
+  return 0;
+}
+
 int mp1_sim_cfg_check(const mp1_sim_cfg_t *c, char *err, size_t n) {
   net_traffic_cfg_t t = c->traffic;
   t.kx = c->kx;
@@ -266,7 +291,7 @@ int mp1_sim_cfg_check(const mp1_sim_cfg_t *c, char *err, size_t n) {
                     (unsigned long long)c->seed, c->seeds);
   if (c->mode == MP1_MODE_SYNC && c->drain == 0)
     return net_fail(err, n, "mode sync: give drain, the most cycles to wait for the permutation");
-  return 0;
+  return mp1_sim_cfg_unused(c, err, n);
 }
 
 uint32_t mp1_sim_awf(const mp1_sim_cfg_t *c) {
