@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include <madpost/c104_net.h>
+#include <madpost/net_err.h>
+#include <madpost/net_ini.h>
 #include <madpost/net_num.h>
 #include <madpost/net_stat.h>
 
@@ -20,7 +22,9 @@ int madpost_cmd_c104net(int argc, char **argv);
 
 static int usage(FILE *f) {
   fprintf(f,
-          "usage: madpost c104net [--KEY VALUE ...] [--format table|csv|json]\n"
+          "usage: madpost c104net [--config FILE] [--KEY VALUE ...] [--format table|csv|json]\n"
+          "keys (also in the config file, sections [network] [traffic] [run]; sim's names\n"
+          "--mesh, --traffic and --length are aliases of --grid, --pattern and --msg-len):\n"
           "  --topology grid|puma|line|pair (grid)  --grid WxH (4x4, 1..32 each)\n"
           "  --switches S (line: switches in the chain, 1, 0..64; 0 = pair)\n"
           "  --universal on|off (off; grid and puma)  --arb fifo|rr (fifo)\n"
@@ -146,8 +150,20 @@ static int set_amount(c104_net_cfg_t *c, const char *k, const char *v) {
   return 0;
 }
 
+/* sim's names for c104net's options (one convention across the commands); the old names stay. */
+static const char *const alias[][2] = {{"mesh", "grid"}, {"traffic", "pattern"},
+                                       {"length", "msg-len"}};
+
+/* Option k's own name: an alias of sim's read as c104net's. */
+static const char *canonical(const char *k) {
+  for (size_t i = 0; i < sizeof alias / sizeof alias[0]; i++)
+    if (!strcmp(k, alias[i][0])) return alias[i][1];
+  return k;
+}
+
 /* Option --k v into c: 0, or -1 after saying why not. */
 static int set(c104_net_cfg_t *c, const char *k, const char *v) {
+  k = canonical(k);
   int r = set_network(c, k, v);
   if (r > 0)
     r = set_pattern(c, k, v);
@@ -239,6 +255,11 @@ static const char *const fname[] = {
 };
 #define F_N ((int)(sizeof fname / sizeof fname[0]))
 
+/* Each figure's unit in the table (docs/c104.md §17.6), in the order of NET_FIGS. */
+static const char *const funit[F_N] = {
+    "cycles", "cycles", "cycles", "cycles", "cycles", "cycles", "cycles", "cycles", "cycles",
+    "cycles", "msgs/node/us", "bytes/node/us", "pkts/C104/ms", "%", "%", "%", "%"};
+
 /* Run r's figures, in the order of fname. */
 static void fig_values(const c104_net_result_t *r, double *v) {
   int f = 0;
@@ -255,6 +276,8 @@ typedef struct {
 /* Option a (with its dashes) = v: 0, or -1 after saying why not. */
 static int one_arg(void *ctx, const char *a, const char *v) {
   args_t *x = ctx;
+  if (!strcmp(a, "--config"))
+    return 0; /* read first, by load_configs */
   if (strcmp(a, "--format"))
     return set(x->c, a + 2, v);
   if (strcmp(v, "table") && strcmp(v, "csv") && strcmp(v, "json")) {
@@ -265,13 +288,102 @@ static int one_arg(void *ctx, const char *a, const char *v) {
   return 0;
 }
 
+/* Options that would do nothing in c, given other than their defaults: -1 with the reason, so
+   that no output echoes a setting as if it were in effect (issue 16 item 7); else 0. The
+   library takes them (tests and the figure commands set whole configurations). */
+static int cfg_unused(const c104_net_cfg_t *c, char *err, size_t n) {
+  c104_net_cfg_t d;
+  c104_net_cfg_default(&d);
+  const char *topo = c104_net_topo_name(c->topo);
+  if (c->topo != C104_NET_GRID && (c->gw != d.gw || c->gh != d.gh))
+    return net_fail(err, n, "grid: only with topology grid (topology is %s)", topo);
+  if (c->topo != C104_NET_GRID && c->grid_links)
+    return net_fail(err, n, "grid-links: only with topology grid (topology is %s)", topo);
+  if (c->topo != C104_NET_LINE && c->switches != d.switches)
+    return net_fail(err, n, "switches: only with topology line (topology is %s)", topo);
+  if (c->pattern != NET_TR_HOTSPOT && (c->hot_node != d.hot_node || c->hot_frac != d.hot_frac))
+    return net_fail(err, n, "hot-node and hot-frac: only with pattern hotspot");
+  if (c->arrival.kind != NET_ARR_BURSTY && c->arrival.burst != d.arrival.burst)
+    return net_fail(err, n, "burst: only with arrival bursty (arrival is %s)",
+                    net_arrival_name(c->arrival.kind));
+  if (c->iat > 0 && c->load != d.load)
+    return net_fail(err, n, "load and iat: iat %g overrides load; give one of them", c->iat);
+  return 0;
+}
+
+/* The section of a configuration file each option belongs in, by its own name; NULL: none. */
+static const char *key_section(const char *k) {
+  static const char *const keys[][2] = {
+      {"topology", "network"}, {"grid", "network"},     {"switches", "network"},
+      {"universal", "network"}, {"arb", "network"},     {"grid-links", "network"},
+      {"pattern", "traffic"},  {"hot-node", "traffic"}, {"hot-frac", "traffic"},
+      {"arrival", "traffic"},  {"burst", "traffic"},    {"load", "traffic"},
+      {"iat", "traffic"},      {"msg-len", "traffic"},  {"vls", "traffic"},
+      {"qlimit", "traffic"},   {"warmup", "run"},       {"measure", "run"},
+      {"seed", "run"},         {"seeds", "run"}};
+  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+    if (!strcmp(k, keys[i][0])) return keys[i][1];
+  return NULL;
+}
+
+typedef struct {
+  c104_net_cfg_t *c;
+  char seen[32][16]; /* the options given so far, by their own names (each under 16 chars) */
+  int nseen;
+} ini_ctx_t;
+
+/* One key = value of a --config file, as sim's are read (docs/c104.md §17): sections [network]
+   [traffic] [run], each key once (an alias and its option are one key). */
+static int on_key(void *user, const char *section, const char *key, const char *value, char *err,
+                  size_t n) {
+  ini_ctx_t *L = user;
+  if (*section && strcmp(section, "network") && strcmp(section, "traffic") &&
+      strcmp(section, "run"))
+    return net_fail(err, n, "unknown section [%s] (sections: network, traffic, run)", section);
+  const char *k = canonical(key), *sec = key_section(k);
+  if (!sec)
+    return net_fail(err, n, "unknown parameter '%s'", key);
+  if (*section && strcmp(section, sec))
+    return net_fail(err, n, "'%s' belongs in section [%s], not [%s]", key, sec, section);
+  for (int i = 0; i < L->nseen; i++)
+    if (!strcmp(L->seen[i], k)) return net_fail(err, n, "'%s' is given twice", key);
+  if (set(L->c, k, value)) /* set said why on stderr */
+    return net_fail(err, n, "'%s = %s' refused (above)", key, value);
+  if (L->nseen < 32) snprintf(L->seen[L->nseen++], sizeof L->seen[0], "%s", k);
+  return 0;
+}
+
+/* Each --config FILE of the command line into c, before the other options (which override it):
+   0, or -1 after saying why not. */
+static int load_configs(int argc, char **argv, c104_net_cfg_t *c) {
+  for (int i = 0; i + 1 < argc; i += 2) {
+    if (strcmp(argv[i], "--config")) continue;
+    ini_ctx_t L = {.c = c};
+    char err[400];
+    if (net_ini_load(argv[i + 1], on_key, &L, err, sizeof err)) {
+      fprintf(stderr, "madpost: c104net: %s\n", err);
+      return -1;
+    }
+  }
+  return 0;
+}
+
 /* The command line into c and *format: 0, or 1 with the exit status in *rc (help or an error). */
 static int parse_args(int argc, char **argv, c104_net_cfg_t *c, const char **format, int *rc) {
   args_t x = {c, format};
+  for (int i = 0; i < argc; i++)
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      *rc = usage(stdout);
+      return 1;
+    }
+  if (load_configs(argc, argv, c)) {
+    *rc = 2;
+    return 1;
+  }
   if (madpost_opt_pairs("c104net", argc, argv, usage, one_arg, &x, rc))
     return 1;
   char err[400];
-  if (c104_net_cfg_check(c, err, sizeof err)) {
+  if (cfg_unused(c, err, sizeof err) || c104_net_cfg_check(c, err, sizeof err)) {
     fprintf(stderr, "madpost: c104net: %s\n", err);
     *rc = 2;
     return 1;
@@ -362,10 +474,16 @@ static void print_run_counts(const c104_net_result_t *r) {
 static void print_table(const c104_net_cfg_t *c, const c104_net_result_t *run,
                         const net_stat_t *st, int bad) {
   cfg_text(c, &run[0], stdout, "");
-  printf("%u run%s (mean +- 95%% CI over runs; cycles, 1 cycle = 10 ns):\n", c->seeds,
-         c->seeds > 1 ? "s" : "");
-  for (int f = 0; f < F_N; f++)
-    printf("  %-22s %12.4f +- %.4f\n", fname[f], st[f].mean, st[f].ci);
+  if (c->seeds > 1)
+    printf("%u runs (mean +- 95%% CI over runs; 1 cycle = 10 ns):\n", c->seeds);
+  else /* a CI needs two runs at least: none is shown rather than +- 0 */
+    printf("1 run (no confidence interval: give --seeds 2 or more; 1 cycle = 10 ns):\n");
+  for (int f = 0; f < F_N; f++) {
+    if (c->seeds > 1)
+      printf("  %-22s %12.4f %-13s +- %.4f\n", fname[f], st[f].mean, funit[f], st[f].ci);
+    else
+      printf("  %-22s %12.4f %s\n", fname[f], st[f].mean, funit[f]);
+  }
   for (uint32_t k = 0; k < c->seeds; k++)
     print_run_counts(&run[k]);
   printf("%s\n", bad ? "TRAFFIC NOT CONSERVED OR ERRORS COUNTED" : "traffic conserved, no errors");
