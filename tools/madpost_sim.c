@@ -827,6 +827,13 @@ int madpost_cmd_simbench(int argc, char **argv) {
   const char *format = "table";
   const int e = parse_opts(argc, argv, &c, &format, NULL, NULL, "simbench");
   if (e) return e < 0 ? 0 : e;
+  for (int i = 0; i + 1 < argc; i += 2) /* it times one run and prints a line or JSON */
+    if ((!strcmp(argv[i], "--seeds") && strcmp(argv[i + 1], "1")) ||
+        (!strcmp(argv[i], "--format") && !strcmp(argv[i + 1], "csv"))) {
+      fprintf(stderr, "madpost: simbench: %s %s: simbench times one run (seed --seed) and prints "
+                      "table or json\n", argv[i], argv[i + 1]);
+      return 2;
+    }
   if (sim_fits(&c, 0, "simbench")) return 1;
   mp1_sim_result_t r;
   char err[256];
