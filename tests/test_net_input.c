@@ -1,6 +1,7 @@
 /* cmocka tests for bad input and lost output (docs/hardening.md): the one number parser
  * (net_num.h), the checked configuration reader (net_ini.h, through mp1_sim_cfg_load) and the
- * checked output helpers (net_out.h, vcd_close). Each case was a fault of issue 16. */
+ * checked output helpers (net_out.h, vcd_close), and the simulator's refusal of options that would
+ * do nothing (mp1_sim_cfg_check). Each case was a fault of issue 16. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <setjmp.h>
@@ -236,12 +237,56 @@ static void test_output_same(void **state) {
   rmdir(dir);
 }
 
+/* An option another setting makes idle is refused, naming what it needs, on the command line and
+   in a file alike (issue 16 item 7); the same option where it acts is taken. */
+static void test_idle_options(void **state) {
+  (void)state;
+  static const struct {
+    const char *key, *val, *with_key, *with_val, *why;
+  } idle[] = {
+      {"hot-node", "5", "traffic", "hotspot", "hot-node and hot-frac: only with traffic hotspot"},
+      {"hot-frac", "0.5", "traffic", "hotspot", "only with traffic hotspot (traffic is uniform)"},
+      {"bcast-size", "4", NULL, NULL, "bcast-src and bcast-size: only with traffic broadcast"},
+      {"torus-inject", "fixed", "topology", "torus", "torus-inject: only with topology torus"},
+      {"burst", "8", "arrival", "bursty", "burst: only with arrival bursty (arrival is exponential)"},
+  };
+  char err[300];
+  for (size_t i = 0; i < sizeof idle / sizeof idle[0]; i++) {
+    mp1_sim_cfg_t c;
+    mp1_sim_cfg_default(&c);
+    c.kx = c.ky = 4;
+    assert_int_equal(mp1_sim_cfg_set(&c, idle[i].key, idle[i].val, err, sizeof err), 0);
+    CHECKF(mp1_sim_cfg_check(&c, err, sizeof err) == -1 && strstr(err, idle[i].why),
+           "%s %s: '%s'", idle[i].key, idle[i].val, err);
+    if (!idle[i].with_key) continue;
+    assert_int_equal(mp1_sim_cfg_set(&c, idle[i].with_key, idle[i].with_val, err, sizeof err), 0);
+    CHECKF(mp1_sim_cfg_check(&c, err, sizeof err) == 0, "%s %s with %s %s: '%s'", idle[i].key,
+           idle[i].val, idle[i].with_key, idle[i].with_val, err);
+  }
+  /* mode sync sends once at cycle 0: load, warm-up, window and arrivals do nothing */
+  static const char *const sync_idle[][2] = {
+      {"load", "50"}, {"warmup", "100"}, {"measure", "100"}, {"arrival", "uniform"}};
+  for (size_t i = 0; i < sizeof sync_idle / sizeof sync_idle[0]; i++) {
+    mp1_sim_cfg_t c;
+    mp1_sim_cfg_default(&c);
+    c.kx = c.ky = 4;
+    assert_int_equal(mp1_sim_cfg_set(&c, "mode", "sync", err, sizeof err), 0);
+    assert_int_equal(mp1_sim_cfg_set(&c, "traffic", "transpose", err, sizeof err), 0);
+    assert_int_equal(mp1_sim_cfg_set(&c, "drain", "1000", err, sizeof err), 0);
+    CHECKF(mp1_sim_cfg_check(&c, err, sizeof err) == 0, "sync transpose: '%s'", err);
+    assert_int_equal(mp1_sim_cfg_set(&c, sync_idle[i][0], sync_idle[i][1], err, sizeof err), 0);
+    CHECKF(mp1_sim_cfg_check(&c, err, sizeof err) == -1 &&
+               strstr(err, "mode sync: load, warmup, measure, arrival and burst do nothing"),
+           "sync with %s: '%s'", sync_idle[i][0], err);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_whole),          cmocka_unit_test(test_real),
       cmocka_unit_test(test_pair),           cmocka_unit_test(test_config_lines),
       cmocka_unit_test(test_config_files),   cmocka_unit_test(test_output_checked),
-      cmocka_unit_test(test_output_same),
+      cmocka_unit_test(test_output_same),    cmocka_unit_test(test_idle_options),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
