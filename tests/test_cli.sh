@@ -329,9 +329,10 @@ expect 0 "1 run (no confidence interval: give --seeds 2 or more):" -- sim "${sma
 expect 0 "^  latency  *[0-9.]* cycles\$" -- sim "${small[@]}"
 expect 0 "^  throughput_bytes  *[0-9.]* bytes/cycle\$" -- sim "${small[@]}"
 expect 0 "^  latency  *[0-9.]* cycles  *+- [0-9.]*\$" -- sim "${small[@]}" --seeds 2
-expect 0 "1 run (no confidence interval: give --seeds 2 or more; 1 cycle = 10 ns)" -- c104net --grid 2x2 "${c104small[@]}"
-expect 0 "^  util_max  *[0-9.]* %\$" -- c104net --grid 2x2 "${c104small[@]}"
+expect 0 "1 run (no confidence interval: give --seeds 2 or more; 1 cycle = 10 ns)" -- c104net --grid 2x2 "${c104small[@]}" --seeds 1
+expect 0 "^  util_max  *[0-9.]* %\$" -- c104net --grid 2x2 "${c104small[@]}" --seeds 1
 expect 0 "^  msg_lat_mean  *[0-9.]* cycles  *+- [0-9.]*\$" -- c104net --grid 2x2 "${c104small[@]}" --seeds 2
+expect 0 "^3 runs (mean" -- c104net --grid 2x2 "${c104small[@]}"   # default --seeds 3, as sim (item 8)
 if out=$("$bin" sim "${small[@]}" 2>&1) && grep -q -- '+- 0.0000' <<<"$out"; then
   echo "FAIL: one run prints +- 0.0000"; fails=$((fails + 1))
 fi

@@ -38,7 +38,7 @@ static int usage(FILE *f) {
           "  --msg-len BYTES (32, 0..1000000)  --vls K (0: from the pattern; 0..32767)\n"
           "  --qlimit N (64, 1..100000)\n"
           "  --warmup CYCLES (5000, 0..%llu)  --measure CYCLES (20000, 1..%llu)\n"
-          "  --seed S (1, 0..%llu)  --seeds RUNS (1, 1..%u)\n",
+          "  --seed S (1, 0..%llu)  --seeds RUNS (3, 1..%u)\n",
           1u << 20, (double)NET_ARR_BURST_MAX, (unsigned long long)C104NET_CYCLES_MAX,
           (unsigned long long)C104NET_CYCLES_MAX, (unsigned long long)UINT64_MAX,
           (unsigned)C104_NET_MAX_SEEDS);
