@@ -21,7 +21,7 @@ static int all_idle(const c104_regs_t *q) {
 }
 
 int c104_eval(const c104_cfg_t *cfg, const c104_state_t *st, const c104_in_t *in, c104_out_t *out,
-              c104_next_t *nx) {
+              c104_next_t *nx, c104_ev_t *ev) {
   _Static_assert(sizeof(((c104_regs_t *)0)->sl_st) == 32, "sl_st is 32 bytes");
   const c104_regs_t *q = &st->r;
   c104_regs_t *d = &nx->r;
@@ -103,7 +103,7 @@ int c104_eval(const c104_cfg_t *cfg, const c104_state_t *st, const c104_in_t *in
           .rx_ready = c.rxr[p],
       };
       dslink_out_t lo;
-      if (dslink_eval(&cfg->link, &st->link[p], &li, &lo, &nx->link[p], &nx->link_ev[p]))
+      if (dslink_eval(&cfg->link, &st->link[p], &li, &lo, &nx->link[p], ev ? &ev->link[p] : NULL))
         c.err = 1;
       out->d[p] = lo.d;
       out->s[p] = lo.s;

@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "mp1_int.h"
+
 void mp1_rr_next(uint32_t own, uint32_t last, uint32_t eom, const uint32_t req[MP1_CHIP_MACHINES],
                  uint32_t *own_d, uint32_t *last_d) {
   *own_d = 0;
@@ -39,9 +41,10 @@ int mp1_chip_idle(const mp1_chip_state_t *st) {
   return 1;
 }
 
-void mp1_chip_reset(mp1_chip_state_t *st) {
+void mp1_chip_reset(const mp1_chip_cfg_t *cfg, mp1_chip_state_t *st) {
+  const mp1_plane_cfg_t pcfg = {cfg->awf};
   memset(st, 0, sizeof *st);
-  for (int p = 0; p < MP1_CHIP_PLANES; p++) mp1_plane_reset(&st->pl[p]);
+  for (int p = 0; p < MP1_CHIP_PLANES; p++) mp1_plane_reset(&pcfg, &st->pl[p]);
 }
 
 /* ---- the injection front ends (§11.3, draft-4 §10) ----------------------------------------- */
@@ -324,7 +327,7 @@ typedef struct {
 
 static void planes_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st,
                         const mp1_chip_in_t *in, uint32_t pb_stop, mp1_chip_next_t *nx,
-                        planes_out_t *o) {
+                        planes_out_t *o, mp1_chip_ev_t *ev) {
   const mp1_chip_regs_t *r = &st->r;
   const mp1_plane_cfg_t pcfg = {cfg->awf};
   const uint32_t xin[4] = {MP1_CHIP_PER_PLANE(in->, xin_dat)};
@@ -338,13 +341,14 @@ static void planes_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st,
   o->rc_any = o->pb_any = o->err = 0;
   for (uint32_t p = 0; p < MP1_CHIP_PLANES; p++) {
     const mp1_plane_state_t *pl = &st->pl[p];
+    mp1_plane_ev_t *pev = ev ? &ev->pl[p] : NULL;
     /* a forked message asks for Y once it owns X (draft-4 §10.3) */
     const uint32_t inj_x_req = r->inj_cur != 0 && r->inj_tgt == 2 * p;
     const uint32_t fork_y = inj_x_req && r->inj_fork && pl->arbx_own == 3;
     const uint32_t inj_y_req = r->inj_cur != 0 && (r->inj_tgt == 2 * p + 1 || fork_y);
     o->rc_req[2 * p] = o->rc_req[2 * p + 1] = o->pb_req[2 * p] = o->pb_req[2 * p + 1] = 0;
     if (mp1_plane_settled(pl, xin[p], yin[p])) {
-      mp1_plane_eval_settled(pl, inj_x_req, x_dat, inj_y_req, y_dat, &nx->pl[p]);
+      mp1_plane_eval_settled(pl, inj_x_req, x_dat, inj_y_req, y_dat, &nx->pl[p], pev);
       o->xin_stop[p] = o->yin_stop[p] = 0;
       o->xout_dat[p] = pl->arbx_own == 3 ? x_dat : 0u;
       o->yout_dat[p] = pl->arby_own == 3 ? y_dat : 0u;
@@ -354,7 +358,7 @@ static void planes_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st,
     mp1_plane_out_t po;
     if (mp1_plane_quiet(pl, xin[p], yin[p])) {
       /* the plane's other inputs are not gathered; quiet machines request nothing */
-      mp1_plane_eval_quiet(pl, inj_x_req, x_dat, inj_y_req, y_dat, &po, &nx->pl[p]);
+      mp1_plane_eval_quiet(pl, inj_x_req, x_dat, inj_y_req, y_dat, &po, &nx->pl[p], pev);
     } else {
       mp1_plane_in_t pi;
       pi.px = in->px, pi.py = in->py;
@@ -371,7 +375,7 @@ static void planes_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st,
       pi.rmx_pb_own = r->pba_own == mx, pi.rmy_pb_own = r->pba_own == my;
       pi.rmx_pb_free = pi.rmy_pb_free = r->pba_own == 0;
       pi.rmx_pb_stop = pi.rmy_pb_stop = pb_stop;
-      mp1_plane_eval(&pcfg, pl, &pi, &po, &nx->pl[p]);
+      mp1_plane_eval(&pcfg, pl, &pi, &po, &nx->pl[p], pev);
       o->rc_req[2 * p] = po.rmx_rc_req, o->rc_req[2 * p + 1] = po.rmy_rc_req;
       o->pb_req[2 * p] = po.rmx_pb_req, o->pb_req[2 * p + 1] = po.rmy_pb_req;
       o->rc_any |= po.rmx_rc_req | po.rmy_rc_req;
@@ -442,7 +446,8 @@ static int fe_cand(const fe_t *q, const fe_t *d) {
 
 static void inj_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st,
                      const mp1_chip_in_t *in, const fe_t fq[2], const uint32_t chunk[2],
-                     uint32_t stop[2], const planes_out_t *po, mp1_chip_next_t *nx) {
+                     uint32_t stop[2], const planes_out_t *po, mp1_chip_next_t *nx,
+                     mp1_chip_ev_t *cev) {
   const mp1_chip_regs_t *r = &st->r;
   fe_t fd[2];
   fe_ev_t ev[2];
@@ -470,10 +475,14 @@ static void inj_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st,
   nx->r.cnt_sel_bad = (r->cnt_sel_bad + ev[0].sel_bad + ev[1].sel_bad) & 0xffffu;
   nx->r.cnt_inj_drop = (r->cnt_inj_drop + ev[0].drop + ev[1].drop) & 0xffffu;
   nx->r.cnt_inj_stray = (r->cnt_inj_stray + ev[0].stray + ev[1].stray) & 0xffffu;
+  if (cev) {
+    cev->drop = (uint8_t)(ev[0].sel_bad + ev[1].sel_bad + ev[0].drop + ev[1].drop);
+    cev->stray = (uint8_t)(ev[0].stray + ev[1].stray);
+  }
 }
 
-void mp1_chip_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st, const mp1_chip_in_t *in,
-                   mp1_chip_out_t *out, mp1_chip_next_t *nx) {
+int mp1_chip_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st, const mp1_chip_in_t *in,
+                  mp1_chip_out_t *out, mp1_chip_next_t *nx, mp1_chip_ev_t *ev) {
   const mp1_chip_regs_t *r = &st->r;
   nx->r = *r;
 
@@ -490,14 +499,14 @@ void mp1_chip_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st, const 
   const uint32_t pb_stop = in->pbloop ? stop[1] : in->pbo_stop;
 
   planes_out_t po;
-  planes_eval(cfg, st, in, pb_stop, nx, &po);
+  planes_eval(cfg, st, in, pb_stop, nx, &po, ev);
   rr_step(r->rca_own, r->rca_last, r->rca_pos, rcv, po.rc_any, po.rc_req, &nx->r.rca_own,
           &nx->r.rca_last, &nx->r.rca_pos);
   rr_step(r->pba_own, r->pba_last, r->pba_pos, pbo, po.pb_any, po.pb_req, &nx->r.pba_own,
           &nx->r.pba_last, &nx->r.pba_pos);
 
   const uint32_t chunk[2] = {in->inj_dat & 7u, in->pbloop ? pbo : (in->pbi_dat & 7u)};
-  inj_eval(cfg, st, in, fq, chunk, stop, &po, nx);
+  inj_eval(cfg, st, in, fq, chunk, stop, &po, nx, ev);
 
   MP1_CHIP_SET_PER_PLANE(out->, xin_stop, po.xin_stop)
   MP1_CHIP_SET_PER_PLANE(out->, yin_stop, po.yin_stop)
@@ -508,6 +517,7 @@ void mp1_chip_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st, const 
   out->rcv_dat = rcv;
   out->pbo_dat = pbo;
   out->err = po.err;
+  return 0;
 }
 
 void mp1_chip_clock(mp1_chip_state_t *st, const mp1_chip_next_t *nx) {

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mp1_int.h"
+
 int mp1_mesh_init(mp1_mesh_state_t *st, mp1_mesh_next_t *nx, mp1_mesh_cfg_t cfg) {
   memset(st, 0, sizeof *st);
   memset(nx, 0, sizeof *nx);
@@ -21,7 +23,7 @@ int mp1_mesh_init(mp1_mesh_state_t *st, mp1_mesh_next_t *nx, mp1_mesh_cfg_t cfg)
     mp1_mesh_free(st, nx);
     return -1;
   }
-  mp1_mesh_reset(st);
+  mp1_mesh_reset(&st->cfg, st);
   return 0;
 }
 
@@ -34,9 +36,10 @@ void mp1_mesh_free(mp1_mesh_state_t *st, mp1_mesh_next_t *nx) {
   nx->in = NULL;
 }
 
-void mp1_mesh_reset(mp1_mesh_state_t *st) {
-  const uint32_t n = st->cfg.kx * st->cfg.ky;
-  for (uint32_t i = 0; i < n; i++) mp1_chip_reset(&st->chip[i]);
+void mp1_mesh_reset(const mp1_mesh_cfg_t *cfg, mp1_mesh_state_t *st) {
+  const mp1_chip_cfg_t ccfg = {cfg->awf};
+  const uint32_t n = cfg->kx * cfg->ky;
+  for (uint32_t i = 0; i < n; i++) mp1_chip_reset(&ccfg, &st->chip[i]);
 }
 
 /* Node reached from n one step along dimension d of plane p, forwards (dir +1) or back (-1). */
@@ -71,9 +74,9 @@ static void put_out(mp1_mesh_out_t *o, const mp1_chip_out_t *co) {
   o->err = co->err;
 }
 
-void mp1_mesh_eval(const mp1_mesh_state_t *st, const mp1_mesh_in_t *in, mp1_mesh_out_t *out,
-                   mp1_mesh_next_t *nx) {
-  const mp1_mesh_cfg_t *cfg = &st->cfg;
+int mp1_mesh_eval(const mp1_mesh_cfg_t *cfg, const mp1_mesh_state_t *st, const mp1_mesh_in_t *in,
+                  mp1_mesh_out_t *out, mp1_mesh_next_t *nx, mp1_mesh_ev_t *ev) {
+  mp1_chip_ev_t *cev = ev ? ev->chip : NULL;
   const mp1_chip_cfg_t ccfg = {cfg->awf};
   const uint32_t kx = cfg->kx, ky = cfg->ky, n = kx * ky;
   /* A node's outputs are copied out one node later: read at once, wide copies of the chip's
@@ -110,11 +113,12 @@ void mp1_mesh_eval(const mp1_mesh_state_t *st, const mp1_mesh_in_t *in, mp1_mesh
       ci->pbo_stop = in[i].pbo_stop & 1u;
       MP1_CHIP_SET_PER_CHANNEL(ci->, xin_dat, yin_dat, din)
       MP1_CHIP_SET_PER_CHANNEL(ci->, xout_stop, yout_stop, sout)
-      mp1_chip_eval(&ccfg, &st->chip[i], ci, &co[i & 1u], &nx->chip[i]);
+      mp1_chip_eval(&ccfg, &st->chip[i], ci, &co[i & 1u], &nx->chip[i], cev ? &cev[i] : NULL);
       if (i > 0) put_out(&out[i - 1], &co[(i - 1) & 1u]);
     }
   }
   put_out(&out[n - 1], &co[(n - 1) & 1u]);
+  return 0;
 }
 
 void mp1_mesh_clock(mp1_mesh_state_t *st, const mp1_mesh_next_t *nx) {

@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "mp1_int.h"
+
 uint32_t mp1_arb_next(uint32_t own, uint32_t eom, uint32_t req1, uint32_t req2, uint32_t req3) {
   const uint32_t req[4] = {0, req1 & 1u, req2 & 1u, req3 & 1u};
   const uint32_t asks = own != 0 && req[own & 3u];
@@ -27,10 +29,11 @@ static uint32_t arb_step(uint32_t own, uint32_t pos, uint32_t w, uint32_t req1, 
   return *own_d == 3;
 }
 
-void mp1_plane_reset(mp1_plane_state_t *st) {
+void mp1_plane_reset(const mp1_plane_cfg_t *cfg, mp1_plane_state_t *st) {
+  const mp1_rm_cfg_t rcfg = {cfg->awf};
   memset(st, 0, sizeof *st);
-  mp1_rm_reset(&st->rmx);
-  mp1_rm_reset(&st->rmy);
+  mp1_rm_reset(&rcfg, &st->rmx);
+  mp1_rm_reset(&rcfg, &st->rmy);
 }
 
 /* The outputs every path sets alike: the channels from registers and the injection's view of the
@@ -48,10 +51,10 @@ static void plane_out_common(const mp1_plane_state_t *st, uint32_t inj_x_dat, ui
 
 void mp1_plane_eval_quiet(const mp1_plane_state_t *st, uint32_t inj_x_req, uint32_t inj_x_dat,
                           uint32_t inj_y_req, uint32_t inj_y_dat, mp1_plane_out_t *out,
-                          mp1_plane_next_t *nx) {
+                          mp1_plane_next_t *nx, mp1_plane_ev_t *ev) {
   mp1_rm_out_t ox, oy;
-  mp1_rm_eval_quiet(&st->rmx, &ox, &nx->rmx);
-  mp1_rm_eval_quiet(&st->rmy, &oy, &nx->rmy);
+  mp1_rm_eval_quiet(&st->rmx, &ox, &nx->rmx, ev ? &ev->rmx : NULL);
+  mp1_rm_eval_quiet(&st->rmy, &oy, &nx->rmy, ev ? &ev->rmy : NULL);
   plane_out_common(st, inj_x_dat, inj_y_dat, out);
   /* quiet machines request nothing */
   out->inj_x_keep = arb_step(st->arbx_own, st->arbx_pos, out->xout_dat, 0, 0, inj_x_req,
@@ -69,13 +72,17 @@ void mp1_plane_eval_quiet(const mp1_plane_state_t *st, uint32_t inj_x_req, uint3
   out->rmy_pb_dat = oy.pb_dat;
   out->rmy_pb_req = 0;
   out->err = (ox.err | oy.err) != 0; /* as mp1_plane_eval's: 0, quiet machines write nothing */
+  if (ev)
+    mp1_plane_ev_outputs(st, out->xout_dat, out->yout_dat, ev);
 }
 
-void mp1_plane_eval(const mp1_plane_cfg_t *cfg, const mp1_plane_state_t *st,
-                    const mp1_plane_in_t *in, mp1_plane_out_t *out, mp1_plane_next_t *nx) {
+int mp1_plane_eval(const mp1_plane_cfg_t *cfg, const mp1_plane_state_t *st,
+                   const mp1_plane_in_t *in, mp1_plane_out_t *out, mp1_plane_next_t *nx,
+                   mp1_plane_ev_t *ev) {
   if (mp1_plane_quiet(st, in->xin_dat, in->yin_dat)) {
-    mp1_plane_eval_quiet(st, in->inj_x_req, in->inj_x_dat, in->inj_y_req, in->inj_y_dat, out, nx);
-    return;
+    mp1_plane_eval_quiet(st, in->inj_x_req, in->inj_x_dat, in->inj_y_req, in->inj_y_dat, out, nx,
+                         ev);
+    return 0;
   }
   const uint32_t ax = st->arbx_own, ay = st->arby_own;
   const mp1_rm_cfg_t rcfg = {cfg->awf};
@@ -83,7 +90,7 @@ void mp1_plane_eval(const mp1_plane_cfg_t *cfg, const mp1_plane_state_t *st,
   /* A quiet machine's inputs are not gathered (mp1_rm_quiet). No acquisition order is passed:
    * every copy takes its own output on its own (draft-4 §9). */
   if (mp1_rm_quiet(&st->rmx, in->xin_dat)) {
-    mp1_rm_eval_quiet(&st->rmx, &ox, &nx->rmx);
+    mp1_rm_eval_quiet(&st->rmx, &ox, &nx->rmx, ev ? &ev->rmx : NULL);
   } else {
     /* u_rmx: X input, straight = X out (requester 1), other = Y out (requester 2). */
     const mp1_rm_in_t ix = {
@@ -93,10 +100,10 @@ void mp1_plane_eval(const mp1_plane_cfg_t *cfg, const mp1_plane_state_t *st,
         .ot_own = ay == 2, .ot_free = ay == 0, .ot_stop = in->yout_stop,
         .rc_own = in->rmx_rc_own, .rc_free = in->rmx_rc_free, .rc_stop = in->rmx_rc_stop,
         .pb_own = in->rmx_pb_own, .pb_free = in->rmx_pb_free, .pb_stop = in->rmx_pb_stop};
-    mp1_rm_eval(&rcfg, &st->rmx, &ix, &ox, &nx->rmx);
+    mp1_rm_eval_full(&rcfg, &st->rmx, &ix, &ox, &nx->rmx, ev ? &ev->rmx : NULL);
   }
   if (mp1_rm_quiet(&st->rmy, in->yin_dat)) {
-    mp1_rm_eval_quiet(&st->rmy, &oy, &nx->rmy);
+    mp1_rm_eval_quiet(&st->rmy, &oy, &nx->rmy, ev ? &ev->rmy : NULL);
   } else {
     /* u_rmy: Y input, straight = Y out (requester 1), other = X out (requester 2). */
     const mp1_rm_in_t iy = {
@@ -106,7 +113,7 @@ void mp1_plane_eval(const mp1_plane_cfg_t *cfg, const mp1_plane_state_t *st,
         .ot_own = ax == 2, .ot_free = ax == 0, .ot_stop = in->xout_stop,
         .rc_own = in->rmy_rc_own, .rc_free = in->rmy_rc_free, .rc_stop = in->rmy_rc_stop,
         .pb_own = in->rmy_pb_own, .pb_free = in->rmy_pb_free, .pb_stop = in->rmy_pb_stop};
-    mp1_rm_eval(&rcfg, &st->rmy, &iy, &oy, &nx->rmy);
+    mp1_rm_eval_full(&rcfg, &st->rmy, &iy, &oy, &nx->rmy, ev ? &ev->rmy : NULL);
   }
   plane_out_common(st, in->inj_x_dat, in->inj_y_dat, out);
   out->inj_x_keep = arb_step(ax, st->arbx_pos, out->xout_dat, ox.st_req, oy.ot_req, in->inj_x_req,
@@ -126,6 +133,9 @@ void mp1_plane_eval(const mp1_plane_cfg_t *cfg, const mp1_plane_state_t *st,
   out->rmy_pb_dat = oy.pb_dat & 7u;
   out->rmy_pb_req = oy.pb_req != 0;
   out->err = (ox.err | oy.err) != 0; /* the buffer invariant, either machine (draft-4 §6) */
+  if (ev)
+    mp1_plane_ev_outputs(st, out->xout_dat, out->yout_dat, ev);
+  return 0;
 }
 
 void mp1_plane_regs(const mp1_plane_state_t *st, mp1_plane_regs_t *r) {

@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "mp1_int.h"
+
 /* What AWF fixes (docs/mp1.md §14.2): the address bits and the masks of an address and of a word
  * {code, addr}, the flit index that completes a word, and the offsets from a message's first chunk
  * of the copies that skip a1 (off1 = 3 AWF) and a1 and a2 (off2 = 6 AWF). */
@@ -115,7 +117,10 @@ static uint32_t first_chunk(const awf_t *A, const slot_t *s, uint32_t k) {
   return A->off1;
 }
 
-void mp1_rm_reset(mp1_rm_state_t *st) { memset(st, 0, sizeof *st); }
+void mp1_rm_reset(const mp1_rm_cfg_t *cfg, mp1_rm_state_t *st) {
+  (void)cfg; /* AWF changes no reset value */
+  memset(st, 0, sizeof *st);
+}
 
 /* ---- input (§4) -------------------------------------------------------------------------- */
 
@@ -625,20 +630,42 @@ static void commit(const ctx_t *x) {
   d->swap = x->swap;
 }
 
-void mp1_rm_eval(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st, const mp1_rm_in_t *in,
-                 mp1_rm_out_t *out, mp1_rm_next_t *nx) {
+int mp1_rm_eval(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st, const mp1_rm_in_t *in,
+                mp1_rm_out_t *out, mp1_rm_next_t *nx, mp1_rm_ev_t *ev) {
   if (mp1_rm_quiet(st, in->in_dat))
-    mp1_rm_eval_quiet(st, out, nx);
+    mp1_rm_eval_quiet(st, out, nx, ev);
   else
-    mp1_rm_eval_full(cfg, st, in, out, nx);
+    mp1_rm_eval_full(cfg, st, in, out, nx, ev);
+  return 0;
 }
 
 uint32_t mp1_rm_occupancy(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st) {
   return occupancy(&awf_tab[cfg->awf == 2], &st->r);
 }
 
+/* The events of one full evaluation: from the state's registers, and the counters' growth from
+ * the state to next (each grows by at most a few a cycle, so the 16-bit difference is exact). */
+static void rm_events(const awf_t *A, const mp1_rm_regs_t *q, const mp1_rm_regs_t *d,
+                      mp1_rm_ev_t *ev) {
+  ev->busy = q->f_val || q->b_val;
+  /* Every eval sets stop to this very condition (or more chunks than 29) on the registers it
+   * writes (stop_next): so without stop nothing is blocked, and the occupancy need not be worked
+   * out again. */
+  ev->blocked = q->stop && (q->b_val || (q->f_val && !q->f_drop && q->cs_st != MP1_RM_CS_RUN &&
+                                         q->cs_ot != MP1_RM_CS_RUN && q->cs_rc != MP1_RM_CS_RUN &&
+                                         q->cs_pb != MP1_RM_CS_RUN && occupancy(A, q) > 0));
+  ev->live = q->f_val ? (uint8_t)(q->f_route & 15u) : 0u;
+  ev->adapt = (uint8_t)(uint16_t)(d->cnt_adapt - q->cnt_adapt);
+  ev->adapt_buf = (uint8_t)(uint16_t)(d->cnt_adapt_buf - q->cnt_adapt_buf);
+  ev->drop = (uint8_t)((uint16_t)(d->cnt_bad_code - q->cnt_bad_code) +
+                       (uint16_t)(d->cnt_bad_addr - q->cnt_bad_addr) +
+                       (uint16_t)(d->cnt_bad_long - q->cnt_bad_long) +
+                       (uint16_t)(d->cnt_cut - q->cnt_cut));
+  ev->stray = (uint8_t)(uint16_t)(d->cnt_stray - q->cnt_stray);
+}
+
 void mp1_rm_eval_full(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st, const mp1_rm_in_t *in,
-                      mp1_rm_out_t *out, mp1_rm_next_t *nx) {
+                      mp1_rm_out_t *out, mp1_rm_next_t *nx, mp1_rm_ev_t *ev) {
   ctx_t x;
   ctx_init(&x, cfg, st, in, nx);
   framing(&x);
@@ -664,6 +691,8 @@ void mp1_rm_eval_full(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st, const m
   out->err = nx->we && (q->f_base == w1 || q->rp_st == w1 || q->rp_ot == w1 || q->rp_rc == w1 ||
                         q->rp_pb == w1) &&
              occupancy(x.A, q) > OCC_MAX;
+  if (ev)
+    rm_events(x.A, q, x.d, ev);
 }
 
 const char *mp1_rm_state_name(uint32_t s) {

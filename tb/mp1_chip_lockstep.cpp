@@ -304,7 +304,7 @@ class Tb : public bench::Run {
     rtl_ = std::make_unique<Vmp1_chip>(ctx, "chip");
     inst_.init("chip", &sigs_);
     h_.add(&inst_);
-    mp1_chip_reset(&m_);
+    mp1_chip_reset(&cfg_, &m_);
     rng_seed(&g_, o.seed, 0);
     in_ = mp1_chip_in_t{};
     in_.xmax = 1 + rng_below(&g_, mp1stim::kAddrs - 1);
@@ -454,7 +454,7 @@ class Tb : public bench::Run {
 
   void cycle(uint64_t c) {
     cyc_ = c;
-    if (rst_.start(rtl_.get())) mp1_chip_reset(&m_);
+    if (rst_.start(rtl_.get())) mp1_chip_reset(&cfg_, &m_);
     const uint32_t stop_in[8] = {m_.pl[0].rmx.r.stop, m_.pl[0].rmy.r.stop, m_.pl[1].rmx.r.stop,
                                  m_.pl[1].rmy.r.stop, m_.pl[2].rmx.r.stop, m_.pl[2].rmy.r.stop,
                                  m_.pl[3].rmx.r.stop, m_.pl[3].rmy.r.stop};
@@ -474,7 +474,7 @@ class Tb : public bench::Run {
     PORTS_COPY_IN(MP1_CHIP_INPUTS, rtl_.get(), in_);
     rtl_->eval();
     mp1_chip_out_t mo;
-    mp1_chip_eval(&cfg_, &m_, &in_, &mo, &nx_);
+    mp1_chip_eval(&cfg_, &m_, &in_, &mo, &nx_, nullptr);
     collect(mo);
     if (dc_) {
       const uint32_t o[10] = {MP1_CHIP_PER_CHANNEL(mo., xout_dat, yout_dat) mo.rcv_dat, mo.pbo_dat};
@@ -491,7 +491,7 @@ class Tb : public bench::Run {
     if (!in_.pbloop) pbs_.step(mo.pbi_stop, in_);
     mp1_chip_clock(&m_, &nx_);
     lockstep::rtl_clock(rtl_.get());
-    if (rst_.after_clock(rtl_.get())) mp1_chip_reset(&m_);
+    if (rst_.after_clock(rtl_.get())) mp1_chip_reset(&cfg_, &m_);
     walk_.step(rtl_.get());
   }
 

@@ -490,7 +490,7 @@ class Tb : public bench::Run {
   void cycle(uint64_t c) {
     cyc_ = c;
     if (rst_.start(rtl_.get())) {
-      mp1_mesh_reset(&m_), ctrs_.clear();
+      mp1_mesh_reset(&m_.cfg, &m_), ctrs_.clear();
       for (uint32_t n = 0; n < kN; n++) in_[n].pbloop = rng_below(&g_, open_1_in_) != 0;
     }
     for (uint32_t n = 0; n < kN; n++) {
@@ -512,7 +512,7 @@ class Tb : public bench::Run {
       put_bits(rtl_->pbo_stop_i, n, 1, in_[n].pbo_stop);
     }
     rtl_->eval();
-    mp1_mesh_eval(&m_, in_.data(), out_.data(), &nx_);
+    mp1_mesh_eval(&m_.cfg, &m_, in_.data(), out_.data(), &nx_, nullptr);
     collect();
     if (h_.check(c)) mismatch();
     for (uint32_t n = 0; n < kN; n++)  // the buffer invariant (docs/mp1_draft4.md §6): compared, and 0 here
@@ -530,7 +530,7 @@ class Tb : public bench::Run {
     mp1_mesh_clock(&m_, &nx_);
     check_edge_machines();
     lockstep::rtl_clock(rtl_.get());
-    if (rst_.after_clock(rtl_.get())) mp1_mesh_reset(&m_), ctrs_.clear();
+    if (rst_.after_clock(rtl_.get())) mp1_mesh_reset(&m_.cfg, &m_), ctrs_.clear();
     if (!dc_ && !rst_.held()) ctrs_.walk.step(rtl_.get(), [&](size_t i, uint32_t a) { ctrs_.added[i] += a; });
   }
 
@@ -540,7 +540,8 @@ class Tb : public bench::Run {
   // checked on the C model (the RTL's equals it) after every edge.
   void check_edge_machines() {
     mp1_rm_state_t idle;
-    mp1_rm_reset(&idle);
+    const mp1_rm_cfg_t rcfg{kA};
+    mp1_rm_reset(&rcfg, &idle);
     for (uint32_t n = 0; n < kN; n++)
       for (uint32_t p = 0; p < 4; p++)
         for (uint32_t d = 0; d < 2; d++) {

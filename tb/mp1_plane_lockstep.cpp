@@ -124,7 +124,7 @@ class Tb : public bench::Run {
     rtl_ = std::make_unique<Vmp1_plane>(ctx, "plane");
     inst_.init("plane", &sigs_);
     h_.add(&inst_);
-    mp1_plane_reset(&m_);
+    mp1_plane_reset(&cfg_, &m_);
     rng_seed(&g_, o.seed, 0);
     in_ = mp1_plane_in_t{};
     in_.px = rng_below(&g_, mp1stim::kAddrs);
@@ -235,7 +235,7 @@ class Tb : public bench::Run {
 
   void cycle(uint64_t c) {
     cyc_ = c;
-    if (rst_.start(rtl_.get())) mp1_plane_reset(&m_);
+    if (rst_.start(rtl_.get())) mp1_plane_reset(&cfg_, &m_);
     // (a case's deaf sender sees a stop that is always low)
     const bool deaf_x = dc_ && dc_->dim == 0, deaf_y = dc_ && dc_->dim == 1;
     in_.xin_dat = xs_.next(deaf_x ? 0 : m_.rmx.r.stop);
@@ -251,7 +251,7 @@ class Tb : public bench::Run {
     rtl_->eval();
     mp1_plane_out_t mo;
     mp1_plane_next_t nx;
-    mp1_plane_eval(&cfg_, &m_, &in_, &mo, &nx);
+    mp1_plane_eval(&cfg_, &m_, &in_, &mo, &nx, nullptr);
     collect(mo);
     if (h_.check(c)) mismatch();
     check_err(mo);
@@ -273,7 +273,7 @@ class Tb : public bench::Run {
         kept_ += own_a[d] == own_b[d];
       }
     lockstep::rtl_clock(rtl_.get());
-    if (rst_.after_clock(rtl_.get())) mp1_plane_reset(&m_);
+    if (rst_.after_clock(rtl_.get())) mp1_plane_reset(&cfg_, &m_);
     walk_.step(rtl_.get());
   }
 

@@ -576,7 +576,7 @@ class Tb : public bench::Run {
     rtl_ = std::make_unique<Vmp1_rm>(ctx, "rm");
     inst_.init("rm", &sigs_);
     h_.add(&inst_);
-    mp1_rm_reset(&m_);
+    mp1_rm_reset(&cfg_, &m_);
     rng_seed(&g_, o.seed, 0);
     rng_seed(&src_.rng, o.seed, 1);
     in_ = mp1_rm_in_t{};
@@ -648,7 +648,7 @@ class Tb : public bench::Run {
  private:
   void cycle(uint64_t c) {
     cyc_ = c;
-    if (rst_.start(rtl_.get())) mp1_rm_reset(&m_);
+    if (rst_.start(rtl_.get())) mp1_rm_reset(&cfg_, &m_);
     if (dc_) feed(c);
     // (a case that ignores stop shows its sender a stop that is always low)
     in_.in_dat = src_.next(dc_ && dc_->ignore_stop ? 0 : m_.r.stop);
@@ -673,7 +673,7 @@ class Tb : public bench::Run {
     rtl_->eval();
     mp1_rm_out_t mo;
     mp1_rm_next_t nx;
-    mp1_rm_eval(&cfg_, &m_, &in_, &mo, &nx);
+    mp1_rm_eval(&cfg_, &m_, &in_, &mo, &nx, nullptr);
     collect(mo);
     if (dc_) occ_max_ = std::max(occ_max_, mp1_rm_occupancy(&cfg_, &m_));  // draft 4 §6
     if (dc_) {  // the wire: the input chunk, and the output registers of this cycle
@@ -703,7 +703,7 @@ class Tb : public bench::Run {
                      !(mheld >> k & 1u);
     mp1_rm_clock(&m_, &nx);
     lockstep::rtl_clock(rtl_.get());
-    if (rst_.after_clock(rtl_.get())) mp1_rm_reset(&m_);
+    if (rst_.after_clock(rtl_.get())) mp1_rm_reset(&cfg_, &m_);
     walk_.step(rtl_.get());
   }
 

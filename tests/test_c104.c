@@ -198,7 +198,7 @@ static void sw_step(sw_t *w) {
       w->in.s[p] = w->st.link[p].r.tx_s;
     }
   }
-  const int rc = c104_eval(&w->cfg, &w->st, &w->in, &w->out, &w->nx);
+  const int rc = c104_eval(&w->cfg, &w->st, &w->in, &w->out, &w->nx, NULL);
   CHECKF(rc == 0, "cycle %ld: c104_eval returned %d", w->cyc, rc);
   for (uint32_t p = 0; p < C104_PORTS; p++) {
     if ((tok >> p) & 1u) {

@@ -71,7 +71,7 @@ static uint32_t node(const rig_t *r, uint32_t x, uint32_t y) { return y * r->st.
 
 static void rig_step(rig_t *r) {
   for (uint32_t i = 0; i < r->n; i++) r->in[i].inj_dat = r->tx[i].dat;
-  mp1_mesh_eval(&r->st, r->in, r->out, &r->nx);
+  mp1_mesh_eval(&r->st.cfg, &r->st, r->in, r->out, &r->nx, NULL);
   for (uint32_t i = 0; i < r->n; i++) {
     mp1_rx_msg_t m;
     CHECKF(!r->out[i].err, "node %u: buffer invariant (err) at cycle %llu", i,
@@ -214,7 +214,7 @@ static void test_start_against_stop_dropped(void **state) {
      when stop was low, docs/mp1_draft4.md §10.1.) */
   mp1_chip_state_t st;
   mp1_chip_next_t nx;
-  mp1_chip_reset(&st);
+  mp1_chip_reset(&(mp1_chip_cfg_t){.awf = 1}, &st);
   mp1_chip_in_t in = {.px = 1, .py = 1, .xmax = 2, .ymax = 2};
   uint8_t seq[64];
   int n = 0;
@@ -227,7 +227,7 @@ static void test_start_against_stop_dropped(void **state) {
   for (int t = 0; t < 40; t++) {
     in.inj_dat = t < n ? seq[t] : 0;
     mp1_chip_out_t o;
-    mp1_chip_eval(&(mp1_chip_cfg_t){.awf = 1}, &st, &in, &o, &nx);
+    mp1_chip_eval(&(mp1_chip_cfg_t){.awf = 1}, &st, &in, &o, &nx, NULL);
     if (t == 3) saw_stop = (int)o.inj_stop;
     assert_int_equal(o.p0_xout_dat, 0);
     mp1_chip_clock(&st, &nx);
@@ -279,13 +279,13 @@ static void test_arbiters_eom(void **state) {
    records each cycle's X and Y chunk of plane 0 and the interface's stop. */
 static void chip_drive(mp1_chip_state_t *st, const uint8_t *seq, int nseq, int n, uint8_t *xo,
                        uint8_t *yo, uint8_t *stop) {
-  mp1_chip_reset(st);
+  mp1_chip_reset(&(mp1_chip_cfg_t){.awf = 1}, st);
   mp1_chip_in_t in = {.px = 1, .py = 1, .xmax = 2, .ymax = 2};
   mp1_chip_next_t nx;
   for (int t = 0; t < n; t++) {
     in.inj_dat = t < nseq ? seq[t] : 0;
     mp1_chip_out_t o;
-    mp1_chip_eval(&(mp1_chip_cfg_t){.awf = 1}, st, &in, &o, &nx);
+    mp1_chip_eval(&(mp1_chip_cfg_t){.awf = 1}, st, &in, &o, &nx, NULL);
     xo[t] = (uint8_t)o.p0_xout_dat, yo[t] = (uint8_t)o.p0_yout_dat, stop[t] = (uint8_t)o.inj_stop;
     mp1_chip_clock(st, &nx);
   }
@@ -424,14 +424,14 @@ typedef struct {
    idle); records plane 0's X output, the stops and the controller's registers cycle by cycle. */
 static void chip_trace(mp1_chip_state_t *st, uint32_t chip, const uint8_t *ifs, int nif,
                        const uint8_t *pbs, int npb, int n, chip_tr_t *tr) {
-  mp1_chip_reset(st);
+  mp1_chip_reset(&(mp1_chip_cfg_t){.awf = 1}, st);
   mp1_chip_in_t in = {.px = 1, .py = 1, .xmax = 2, .ymax = 2, .chip = chip, .pbloop = npb == 0};
   mp1_chip_next_t nx;
   for (int t = 0; t < n; t++) {
     in.inj_dat = t < nif ? ifs[t] : 0;
     in.pbi_dat = t < npb ? pbs[t] : 0;
     mp1_chip_out_t o;
-    mp1_chip_eval(&(mp1_chip_cfg_t){.awf = 1}, st, &in, &o, &nx);
+    mp1_chip_eval(&(mp1_chip_cfg_t){.awf = 1}, st, &in, &o, &nx, NULL);
     const mp1_chip_regs_t *r = &st->r;
     tr[t] = (chip_tr_t){(uint8_t)o.p0_xout_dat, (uint8_t)o.inj_stop, (uint8_t)o.pbi_stop,
                         (uint8_t)r->inj_if_st, (uint8_t)r->inj_pb_st, (uint8_t)r->inj_cur,
@@ -593,7 +593,7 @@ static void test_window_two_chips(void **state) {
   mp1_chip_next_t nx[2];
   mp1_chip_in_t in[2];
   for (uint32_t k = 0; k < 2; k++) {
-    mp1_chip_reset(&st[k]);
+    mp1_chip_reset(&(mp1_chip_cfg_t){.awf = 1}, &st[k]);
     in[k] = (mp1_chip_in_t){.px = 1, .py = 1, .xmax = 2, .ymax = 2, .chip = k, .pbloop = 1};
   }
   mp1_nic_t nic;
@@ -617,7 +617,7 @@ static void test_window_two_chips(void **state) {
     for (uint32_t c = 0; c < 2; c++) {
       in[c].inj_dat = nic.dat;
       mp1_chip_out_t o;
-      mp1_chip_eval(&(mp1_chip_cfg_t){.awf = 1}, &st[c], &in[c], &o, &nx[c]);
+      mp1_chip_eval(&(mp1_chip_cfg_t){.awf = 1}, &st[c], &in[c], &o, &nx[c], NULL);
       stop |= o.inj_stop;
       chunks[c] += o.p0_xout_dat != 0;
     }
@@ -691,11 +691,11 @@ static int overrun_plane(uint32_t p, uint32_t dim, mp1_chip_state_t *at127) {
   const int n = overrun_stream(seq, neg_a ? 3 : 13, neg_b ? 3 : 13);
   mp1_plane_state_t pst;
   mp1_plane_next_t pnx;
-  mp1_plane_reset(&pst);
+  mp1_plane_reset(&(mp1_plane_cfg_t){.awf = 1}, &pst);
   mp1_plane_in_t pin = {.px = 8, .py = 8, .nx = neg_x, .ny = neg_y, .xout_stop = 1, .yout_stop = 1};
   mp1_chip_state_t cst;
   mp1_chip_next_t cnx;
-  mp1_chip_reset(&cst);
+  mp1_chip_reset(&(mp1_chip_cfg_t){.awf = 1}, &cst);
   mp1_chip_in_t cin = {.px = 8, .py = 8, .xmax = 15, .ymax = 15};
   uint32_t *xin[4] = {MP1_CHIP_PER_PLANE(&cin., xin_dat)};
   uint32_t *yin[4] = {MP1_CHIP_PER_PLANE(&cin., yin_dat)};
@@ -709,8 +709,8 @@ static int overrun_plane(uint32_t p, uint32_t dim, mp1_chip_state_t *at127) {
     *(dim ? &pin.yin_dat : &pin.xin_dat) = *(dim ? yin : xin)[p] = c;
     mp1_plane_out_t po;
     mp1_chip_out_t co;
-    mp1_plane_eval(&(mp1_plane_cfg_t){.awf = 1}, &pst, &pin, &po, &pnx);
-    mp1_chip_eval(&(mp1_chip_cfg_t){.awf = 1}, &cst, &cin, &co, &cnx);
+    mp1_plane_eval(&(mp1_plane_cfg_t){.awf = 1}, &pst, &pin, &po, &pnx, NULL);
+    mp1_chip_eval(&(mp1_chip_cfg_t){.awf = 1}, &cst, &cin, &co, &cnx, NULL);
     assert_int_equal(co.err, po.err);
     if (po.err && first < 0) first = t;
     mp1_plane_clock(&pst, &pnx);
@@ -743,7 +743,7 @@ static void test_err_mesh(void **state) {
   st.chip[0].pl[0].rmx.r.st_dat = seq[127];
   mp1_mesh_in_t in[2] = {{0}};
   mp1_mesh_out_t out[2];
-  mp1_mesh_eval(&st, in, out, &nx);
+  mp1_mesh_eval(&st.cfg, &st, in, out, &nx, NULL);
   assert_int_equal(out[0].err, 0);
   assert_int_equal(out[1].err, 1);
   mp1_mesh_free(&st, &nx);

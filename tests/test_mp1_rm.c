@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include <madpost/mp1_rm.h>
+#include "../cmodel/mp1_int.h" /* the quiet shortcut and the full eval, compared */
 
 enum { MAXC = 4096, NEVER = 1 << 30 };
 
@@ -82,7 +83,7 @@ typedef struct {
 static void rig_init(rig_t *r, uint32_t awf, uint32_t pos, uint32_t opos) {
   memset(r, 0, sizeof *r);
   r->cfg.awf = awf;
-  mp1_rm_reset(&r->st);
+  mp1_rm_reset(&r->cfg, &r->st);
   r->in.pos = pos;
   r->in.opos = opos;
   for (int k = 0; k < 4; k++)
@@ -100,7 +101,7 @@ static void rig_dstop(rig_t *r, int k, int from, int until) {
 static void check_quiet(const rig_t *r, const mp1_rm_next_t *nq) {
   mp1_rm_out_t of;
   mp1_rm_next_t nf;
-  mp1_rm_eval_full(&r->cfg, &r->st, &r->in, &of, &nf);
+  mp1_rm_eval_full(&r->cfg, &r->st, &r->in, &of, &nf, NULL);
 #define CMP_OUT(n, c, w) CHECKF(of.n == r->o.n, "quiet path: output " #n " %u, full %u", r->o.n, of.n);
   MP1_RM_OUTPUTS(CMP_OUT)
 #undef CMP_OUT
@@ -128,7 +129,7 @@ static void rig_cycle(rig_t *r, uint32_t c) {
   in->rc_free = !r->own[2] && !held[2], in->pb_free = !r->own[3] && !held[3];
   in->st_stop = dstop[0], in->ot_stop = dstop[1], in->rc_stop = dstop[2], in->pb_stop = dstop[3];
   mp1_rm_next_t nx;
-  mp1_rm_eval(&r->cfg, &r->st, in, &r->o, &nx);
+  mp1_rm_eval(&r->cfg, &r->st, in, &r->o, &nx, NULL);
   if (mp1_rm_quiet(&r->st, c))
     check_quiet(r, &nx);
   CHECKF(r->allow_err || !r->o.err, "err at cycle %d (occupancy %u)", t,

@@ -66,8 +66,8 @@ static pair_t *pair_new(uint32_t K, uint32_t P, uint32_t H, uint32_t qlimit) {
     }
   }
   for (uint32_t c = 0; c < K; c++) { /* end c of node 0 <-> end K-1-c of node 1 */
-    t9k_node_set_peer(&w->cfg[0], &w->st[0], &w->nx[0], c, 1, K - 1 - c);
-    t9k_node_set_peer(&w->cfg[1], &w->st[1], &w->nx[1], K - 1 - c, 0, c);
+    t9k_node_set_peer(&w->cfg[0], &w->st[0], c, 1, K - 1 - c);
+    t9k_node_set_peer(&w->cfg[1], &w->st[1], K - 1 - c, 0, c);
   }
   return w;
 }
@@ -211,7 +211,7 @@ static void t9k_equivalence(uint32_t msg_len, int both) {
   t9k_cfg_t rc[2];
   for (int i = 0; i < 2; i++) {
     dslink_reset(&lc, &rl[i]);
-    t9k_reset(&rs[i]);
+    t9k_reset(&rc[i], &rs[i]);
     rc[i] = (t9k_cfg_t){.nvl = 1, .send = (i == 0 || both), .msg_len = msg_len,
                         .send_start = (uint64_t)start};
   }
@@ -230,7 +230,7 @@ static void t9k_equivalence(uint32_t msg_len, int both) {
   for (long cyc = 0; cyc < cycles; cyc++) {
     dslink_out_t lo[2];
     t9k_out_t eo[2];
-    t9k_state_t en[2];
+    t9k_next_t en[2];
     t9k_ev_t ev;
     dslink_next_t ln[2];
     for (int i = 0; i < 2; i++)
@@ -401,7 +401,7 @@ static void test_qlimit(void **state) {
   t9k_node_next_t nx;
   char err[200];
   assert_int_equal(t9k_node_init(&c, &st, &nx, err, sizeof err), 0);
-  t9k_node_set_peer(&c, &st, &nx, 0, 1, 0);
+  t9k_node_set_peer(&c, &st, 0, 1, 0);
   t9k_node_msg_t m[5] = {{0, 10}, {0, 10}, {1, 10}, {0, 10}, {0, 10}};
   t9k_node_in_t in = {.n_new = 5, .new_msgs = m};
   t9k_node_out_t out;
@@ -453,8 +453,8 @@ static void test_error_counters(void **state) {
   t9k_node_next_t nx;
   char err[200];
   assert_int_equal(t9k_node_init(&c, &st, &nx, err, sizeof err), 0);
-  t9k_node_set_peer(&c, &st, &nx, 0, 0, 0);
-  t9k_node_set_peer(&c, &st, &nx, 1, 2, 1);
+  t9k_node_set_peer(&c, &st, 0, 0, 0);
+  t9k_node_set_peer(&c, &st, 1, 2, 1);
   /* node 1 owns headers 4..7: 4 = data to end 0; 9 = node 2's; 6 = data to end 1 */
   const uint16_t ok[] = {4, 1, 2, K_EOM << 8};
   feed(&c, &st, &nx, ok, 4);

@@ -234,7 +234,7 @@ static int cmd_linkbench(int argc, char **argv) {
   t9k_cfg_t ec = {.nvl = DSLINK_BW_CAP_VL, .send = 1, .msg_len = 64, .send_start = 0};
   for (int i = 0; i < 2; i++) {
     dslink_reset(&cfg, &ls[i]);
-    t9k_reset(&es[i]);
+    t9k_reset(&ec, &es[i]);
   }
   const uint64_t n = (uint64_t)mcycles * 1000000u;
   struct timespec t0, t1;
@@ -242,7 +242,7 @@ static int cmd_linkbench(int argc, char **argv) {
   for (uint64_t cyc = 0; cyc < n; cyc++) {
     dslink_out_t lo[2];
     t9k_out_t eo[2];
-    t9k_state_t en[2];
+    t9k_next_t en[2];
     t9k_ev_t ev;
     dslink_next_t nx[2];
     for (int i = 0; i < 2; i++)
@@ -480,7 +480,7 @@ static int cmd_meshbench(int argc, char **argv) {
       in[i].inj_dat = nic[i].dat;
       in[i].pbloop = 1;
     }
-    mp1_mesh_eval(&st, in, out, &nx);
+    mp1_mesh_eval(&st.cfg, &st, in, out, &nx, NULL);
     for (uint32_t i = 0; i < n; i++) {
       mp1_rx_msg_t r;
       if (out[i].err) { /* the buffer invariant (docs/mp1_draft4.md §6): a fault of the model */

@@ -14,7 +14,7 @@
  * c104_net_free so that the two cannot disagree (ptab and mbuf grow later: their lengths are the
  * starting capacities pcap and mcap). */
 #define C104_NET_ARRAYS(X)                                                                         \
-  X(swc, S) X(setup, S) X(sw, S) X(swn, S) X(swin, S)                                              \
+  X(swc, S) X(setup, S) X(sw, S) X(swn, S) X(swev, S) X(swin, S)                                        \
   X(nc, N) X(ns, N) X(nn, N) X(nev, N) X(nl, N * P) X(nln, N * P) X(nlev, N * P)                   \
   X(peer, w->nend) X(internal, w->nend) X(used, w->nend) X(trk, w->nend) X(ubits, w->nend)         \
   X(sl_id, S * C104_PORTS) X(rx_id, N * P) X(rx_open, N * P) X(ptab, w->pcap) X(tx_id, N * P)      \
@@ -63,7 +63,7 @@ static int start_nodes(c104_net_t *w, char *err, size_t n) {
     for (uint32_t ci = 0; ci < K; ci++) {
       const uint32_t pe = w->vlpeer[(size_t)i * K + ci];
       if (pe != T9K_NODE_NOPEER)
-        t9k_node_set_peer(&w->nc[i], &w->ns[i], &w->nn[i], ci, pe / K, pe % K);
+        t9k_node_set_peer(&w->nc[i], &w->ns[i], ci, pe / K, pe % K);
     }
     for (uint32_t l = 0; l < P; l++)
       dslink_reset(&w->lc, &w->nl[i * P + l]);

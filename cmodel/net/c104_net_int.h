@@ -58,6 +58,7 @@ struct c104_net {
   c104_setup_t *setup;
   c104_state_t *sw;
   c104_next_t *swn;
+  c104_ev_t *swev; /* the switches' events (their links', for tracking) */
   c104_in_t *swin;
   c104_out_t swout;
   /* nodes and their link ends */

@@ -69,7 +69,7 @@ static int eval_switches(c104_net_t *w) {
       in->d[p] = ps->r.tx_d;
       in->s[p] = ps->r.tx_s;
     }
-    if (c104_eval(&w->swc[s], &w->sw[s], in, &w->swout, &w->swn[s]))
+    if (c104_eval(&w->swc[s], &w->sw[s], in, &w->swout, &w->swn[s], &w->swev[s]))
       bug = 1;
   }
   return bug;

@@ -149,7 +149,7 @@ void c104_net_track_links(c104_net_t *w, int win) {
     if (e < nsw) {
       const uint32_t s = e / C104_PORTS, p = e % C104_PORTS;
       nx = &w->swn[s].link[p];
-      ev = &w->swn[s].link_ev[p];
+      ev = &w->swev[s].link[p];
       if (nx->txf_we) { /* the slice that owns the output is handing its packet on */
         const c104_regs_t *r = w->swn[s].keep_r ? &w->sw[s].r : &w->swn[s].r;
         id = w->sl_id[s * C104_PORTS + r->out_owner[p]];

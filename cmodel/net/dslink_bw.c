@@ -46,7 +46,7 @@ static int step_pair(const dslink_cfg_t *cfg, side_t *s, const dslink_out_t *lo,
                      dslink_ev_t *lev) {
   t9k_in_t ei[2];
   t9k_out_t eo[2];
-  t9k_state_t en[2];
+  t9k_next_t en[2];
   for (int i = 0; i < 2; i++) {
     ei[i] = (t9k_in_t){lo[i].tx_ready, lo[i].rx_valid, lo[i].rx_data, lo[i].rx_kind};
     t9k_eval(&s[i].epc, &s[i].ep, &ei[i], &eo[i], &en[i], &ev[i]);
@@ -87,8 +87,8 @@ int dslink_bw_measure(const dslink_cfg_t *cfg, uint32_t m, dslink_bw_mode_e mode
   const uint32_t warm = 4 * nvl;
   for (int i = 0; i < 2; i++) {
     dslink_reset(cfg, &s[i].link);
-    t9k_reset(&s[i].ep);
     s[i].epc = (t9k_cfg_t){.nvl = nvl, .msg_len = m, .send = 0, .send_start = 0};
+    t9k_reset(&s[i].epc, &s[i].ep);
   }
   *res = (dslink_bw_t){0};
   /* Per message, a generous bound: the slowest case is about 30 bit periods a byte. */

@@ -437,7 +437,7 @@ static int simulate(const mp1_hop_cfg_t *cfg, mp1_hop_result_t *res, const uint3
       tr.queued = 1;
     }
     for (uint32_t i = 0; i < n; i++) h.in[i].inj_dat = h.nic[i].dat;
-    mp1_mesh_eval(&h.st, h.in, h.out, &h.nx);
+    mp1_mesh_eval(&h.st.cfg, &h.st, h.in, h.out, &h.nx, NULL);
     if (path) vcd_dump(&h, t);
     if (observe(&h, t)) {
       fail(err, errlen, "out of memory");

@@ -519,8 +519,8 @@ static void chip_sample(sim_t *s, uint32_t v, int win) {
       const uint32_t j = 2 * p + d, own = d ? pl->arby_own : pl->arbx_own;
       const uint32_t bit = 1u << j, ix = v * 8 + j;
       const uint32_t pos = cp->ch_pos[j];
-      /* the chunk on the channel (000 with no owner; the fork's Y gating, mp1_chip_out_dat) */
-      const uint32_t w = own ? mp1_chip_out_dat(c, j, s->awf) : 0u;
+      /* the chunk on the channel (000 with no owner; the fork's Y gating included) */
+      const uint32_t w = s->out[v].chan_dat[j];
       if (own | pos) {
         const uint32_t f = frame_next[pos][w];
         cp->ch_pos[j] = (uint8_t)(f & 3u);
@@ -884,7 +884,7 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
       t++; /* the loop's increment, as the cycle ended */
       break;
     }
-    mp1_mesh_eval(&s->st, s->in, s->out, &s->nx);
+    mp1_mesh_eval(&s->st.cfg, &s->st, s->in, s->out, &s->nx, NULL);
     broken = sim_interfaces(s, t);
     if (broken != NIL) break;
     sim_clock(s, t);

@@ -4,7 +4,10 @@
 
 #include <string.h>
 
-void t9k_reset(t9k_state_t *st) { memset(st, 0, sizeof *st); }
+void t9k_reset(const t9k_cfg_t *cfg, t9k_state_t *st) {
+  (void)cfg;
+  memset(st, 0, sizeof *st);
+}
 
 void t9k_outputs(const t9k_cfg_t *cfg, const t9k_state_t *st, t9k_out_t *out) {
   (void)cfg;
@@ -66,8 +69,9 @@ static void rx_token(const t9k_state_t *st, uint32_t k, uint32_t b, t9k_state_t 
   nx->rx_state = 0;
 }
 
-void t9k_eval(const t9k_cfg_t *cfg, const t9k_state_t *st, const t9k_in_t *in, t9k_out_t *out,
-              t9k_state_t *nx, t9k_ev_t *ev) {
+/* One cycle, the next state written whole into nx. */
+static void step(const t9k_cfg_t *cfg, const t9k_state_t *st, const t9k_in_t *in, t9k_out_t *out,
+                 t9k_state_t *nx, t9k_ev_t *ev) {
   t9k_outputs(cfg, st, out);
   *nx = *st;
   ev->msg_done = 0;
@@ -122,4 +126,13 @@ void t9k_eval(const t9k_cfg_t *cfg, const t9k_state_t *st, const t9k_in_t *in, t
     }
     return;
   }
+}
+
+int t9k_eval(const t9k_cfg_t *cfg, const t9k_state_t *st, const t9k_in_t *in, t9k_out_t *out,
+             t9k_next_t *nx, t9k_ev_t *ev) {
+  t9k_ev_t e;
+  step(cfg, st, in, out, &nx->s, &e);
+  if (ev)
+    *ev = e;
+  return 0;
 }

@@ -72,12 +72,12 @@ int t9k_node_init(const t9k_node_cfg_t *cfg, t9k_node_state_t *st, t9k_node_next
     return -1;
   const layout_t l = layout(cfg);
   st->mem = calloc(l.total, sizeof *st->mem);
-  nx->mem = calloc(l.total, sizeof *nx->mem);
-  /* Writes per cycle: E1 and E5 a few per link; E2 at most 4 per accepted message, and no more
-     messages are accepted than qlimit. */
+  /* Words written per cycle: E1 and E5 a few per link; E2 at most 4 per accepted message, and no
+     more messages are accepted than qlimit. */
   nx->cap = 64u + 16u * cfg->nlinks + 4u * cfg->qlimit;
   nx->dirty = malloc(nx->cap * sizeof *nx->dirty);
-  if (!st->mem || !nx->mem || !nx->dirty) {
+  nx->val = malloc(nx->cap * sizeof *nx->val);
+  if (!st->mem || !nx->dirty || !nx->val) {
     t9k_node_free(st, nx);
     if (err && errlen)
       snprintf(err, errlen, "t9k_node: out of memory (node %u)", cfg->node);
@@ -85,19 +85,21 @@ int t9k_node_init(const t9k_node_cfg_t *cfg, t9k_node_state_t *st, t9k_node_next
   }
   for (uint32_t c = 0; c < cfg->nvl; c++)
     st->mem[(size_t)c * VW + V_PEER] = NIL;
-  t9k_node_reset(cfg, st, nx);
+  t9k_node_reset(cfg, st);
   return 0;
 }
 
 void t9k_node_free(t9k_node_state_t *st, t9k_node_next_t *nx) {
   free(st->mem);
-  free(nx->mem);
   free(nx->dirty);
-  st->mem = nx->mem = NULL;
+  free(nx->val);
+  st->mem = NULL;
   nx->dirty = NULL;
+  nx->val = NULL;
+  nx->ndirty = 0;
 }
 
-void t9k_node_reset(const t9k_node_cfg_t *cfg, t9k_node_state_t *st, t9k_node_next_t *nx) {
+void t9k_node_reset(const t9k_node_cfg_t *cfg, t9k_node_state_t *st) {
   const layout_t l = layout(cfg);
   memset(&st->r, 0, sizeof st->r);
   for (uint32_t c = 0; c < cfg->nvl; c++) {
@@ -114,18 +116,14 @@ void t9k_node_reset(const t9k_node_cfg_t *cfg, t9k_node_state_t *st, t9k_node_ne
   }
   memset(st->mem + l.aq, 0, (l.total - l.aq) * sizeof *st->mem);
   st->r.pool_free = 0;
-  memcpy(nx->mem, st->mem, l.total * sizeof *st->mem);
-  nx->r = st->r;
-  nx->ndirty = 0;
 }
 
-void t9k_node_set_peer(const t9k_node_cfg_t *cfg, t9k_node_state_t *st, t9k_node_next_t *nx,
-                       uint32_t c, uint32_t pn, uint32_t pc) {
+void t9k_node_set_peer(const t9k_node_cfg_t *cfg, t9k_node_state_t *st, uint32_t c, uint32_t pn,
+                       uint32_t pc) {
   if (c >= cfg->nvl)
     return;
   const uint64_t v = pn == T9K_NODE_NOPEER ? NIL : (uint64_t)pn * cfg->nvl + pc;
   st->mem[(size_t)c * VW + V_PEER] = v;
-  nx->mem[(size_t)c * VW + V_PEER] = v;
 }
 
 uint32_t t9k_node_peer(const t9k_node_cfg_t *cfg, const t9k_node_state_t *st, uint32_t c) {
@@ -164,26 +162,45 @@ void t9k_node_outputs(const t9k_node_cfg_t *cfg, const t9k_node_state_t *st, t9k
   }
 }
 
-/* The eval's working context: the next state being built. */
+/* The eval's working context: the state, and the next state being built. */
 typedef struct {
   const t9k_node_cfg_t *cfg;
   layout_t l;
+  const t9k_node_state_t *st;
   t9k_node_next_t *nx;
   int overflow;
 } ctx_t;
 
-static inline uint64_t rd(const ctx_t *x, size_t off) { return x->nx->mem[off]; }
+/* The journal's entry for word off, or -1. A cycle writes a handful of words (more only when
+ * many messages arrive at once), so a scan is cheaper than any index kept between cycles. */
+static inline int64_t jfind(const t9k_node_next_t *nx, size_t off) {
+  for (uint32_t i = nx->ndirty; i-- > 0;)
+    if (nx->dirty[i] == off)
+      return i;
+  return -1;
+}
+
+/* Word off as this cycle has left it so far: the journal's value, else the state's. */
+static inline uint64_t rd(const ctx_t *x, size_t off) {
+  const int64_t i = jfind(x->nx, off);
+  return i >= 0 ? x->nx->val[i] : x->st->mem[off];
+}
 
 static inline void wr(ctx_t *x, size_t off, uint64_t v) {
   t9k_node_next_t *nx = x->nx;
-  if (nx->mem[off] == v)
+  const int64_t i = jfind(nx, off);
+  if (i >= 0) {
+    nx->val[i] = v;
+    return;
+  }
+  if (x->st->mem[off] == v)
     return;
   if (nx->ndirty >= nx->cap) {
     x->overflow = 1;
     return;
   }
-  nx->mem[off] = v;
-  nx->dirty[nx->ndirty++] = (uint32_t)off;
+  nx->dirty[nx->ndirty] = (uint32_t)off;
+  nx->val[nx->ndirty++] = v;
 }
 
 static inline size_t vw(uint32_t c, uint32_t f) { return (size_t)c * VW + f; }
@@ -451,13 +468,14 @@ static void select_data(ctx_t *x, uint32_t l, t9k_node_ev_t *ev) {
 
 int t9k_node_eval(const t9k_node_cfg_t *cfg, const t9k_node_state_t *st, const t9k_node_in_t *in,
                   t9k_node_out_t *out, t9k_node_next_t *nx, t9k_node_ev_t *ev) {
-  /* nx->mem equals st->mem except at the words a previous eval without a clock wrote */
-  for (uint32_t i = 0; i < nx->ndirty; i++)
-    nx->mem[nx->dirty[i]] = st->mem[nx->dirty[i]];
+  /* pure: the journal starts empty, the memory is read from st (rd) */
   nx->ndirty = 0;
   nx->r = st->r;
+  t9k_node_ev_t evs;
+  if (!ev)
+    ev = &evs;
   memset(ev, 0, sizeof *ev);
-  ctx_t x = {.cfg = cfg, .l = layout(cfg), .nx = nx, .overflow = 0};
+  ctx_t x = {.cfg = cfg, .l = layout(cfg), .st = st, .nx = nx, .overflow = 0};
   const t9k_node_regs_t *q = &st->r;
   t9k_node_regs_t *d = &nx->r;
   const uint32_t P = cfg->nlinks;
@@ -493,9 +511,8 @@ int t9k_node_eval(const t9k_node_cfg_t *cfg, const t9k_node_state_t *st, const t
   return 0;
 }
 
-void t9k_node_clock(t9k_node_state_t *st, t9k_node_next_t *nx) {
+void t9k_node_clock(t9k_node_state_t *st, const t9k_node_next_t *nx) {
   st->r = nx->r;
   for (uint32_t i = 0; i < nx->ndirty; i++)
-    st->mem[nx->dirty[i]] = nx->mem[nx->dirty[i]];
-  nx->ndirty = 0;
+    st->mem[nx->dirty[i]] = nx->val[i];
 }

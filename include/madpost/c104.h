@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <madpost/block.h>
 #include <madpost/c104_ports.h>
 #include <madpost/dslink.h>
 
@@ -96,16 +97,19 @@ typedef struct {
 
 /* What one eval decides, applied by c104_clock(). keep_r = 1: the switch's registers keep their
  * values (a quiet cycle: every slice IDLE, no token at any input, no configuration write) and r is
- * not written. link[p] and link_ev[p] are filled in for the bit-level ports only (bit_ports);
- * link_ev holds the links' per-cycle events (derived, not state: for counters and packet tracking
- * outside the block, §17.6). */
+ * not written. link[p] is filled in for the bit-level ports only (bit_ports). */
 typedef struct {
   c104_regs_t r;
   uint32_t keep_r;
   uint32_t bit_ports;
   dslink_next_t link[C104_PORTS];
-  dslink_ev_t link_ev[C104_PORTS];
 } c104_next_t;
+
+/* Per-cycle events (derived, not state): the bit-level links' own events, for counters and packet
+ * tracking outside the block (§17.6); link[p] is filled in for the bit-level ports only. */
+typedef struct {
+  dslink_ev_t link[C104_PORTS];
+} c104_ev_t;
 
 void c104_cfg_default(c104_cfg_t *cfg);
 /* 0 if cfg is legal; otherwise -1 and a message in err. */
@@ -113,13 +117,14 @@ int c104_cfg_check(const c104_cfg_t *cfg, char *err, size_t errlen);
 
 /* rst_ni low: every register to its reset value (§7, §8), every link end reset. */
 void c104_reset(const c104_cfg_t *cfg, c104_state_t *st);
-/* Pure: reads cfg, st, in; writes out and nx, in the order of §13. Returns 0, or -1 if an internal
- * invariant broke (two drivers of one output, a release or drive by a slice that does not own the
- * output, a FIFO order without a unique head, a link's receive FIFO overflow): a model bug, never a
- * user error; a message goes to stderr. */
+/* Pure: reads cfg, st, in; writes out, nx and (if not NULL) ev, in the order of §13. Returns 0,
+ * or -1 if an internal invariant broke (two drivers of one output, a release or drive by a slice
+ * that does not own the output, a FIFO order without a unique head, a link's receive FIFO
+ * overflow): a model bug, never a user error; a message goes to stderr. */
 int c104_eval(const c104_cfg_t *cfg, const c104_state_t *st, const c104_in_t *in, c104_out_t *out,
-              c104_next_t *nx);
+              c104_next_t *nx, c104_ev_t *ev);
 void c104_clock(c104_state_t *st, const c104_next_t *nx);
+MADPOST_BLOCK_CONTRACT(c104);
 
 /* ---- Configuration (§7) ------------------------------------------------------------------- */
 

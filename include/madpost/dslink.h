@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#include <madpost/block.h>
 #include <madpost/dslink_ports.h>
 
 #ifdef __cplusplus
@@ -100,6 +101,7 @@ void dslink_reset(const dslink_cfg_t *cfg, dslink_state_t *st);
 int dslink_eval(const dslink_cfg_t *cfg, const dslink_state_t *st, const dslink_in_t *in,
                 dslink_out_t *out, dslink_next_t *nx, dslink_ev_t *ev);
 void dslink_clock(dslink_state_t *st, const dslink_next_t *nx);
+MADPOST_BLOCK_CONTRACT(dslink);
 
 /* Outputs only (a function of registers): what a peer sees this cycle. */
 void dslink_outputs(const dslink_cfg_t *cfg, const dslink_state_t *st, dslink_out_t *out);

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include <madpost/block.h>
 #include <madpost/mp1_chip_ports.h>
 #include <madpost/mp1_plane.h>
 
@@ -77,10 +78,22 @@ typedef struct {
   mp1_plane_next_t pl[MP1_CHIP_PLANES];
 } mp1_chip_next_t;
 
-void mp1_chip_reset(mp1_chip_state_t *st);
-void mp1_chip_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st, const mp1_chip_in_t *in,
-                   mp1_chip_out_t *out, mp1_chip_next_t *nx);
+/* Per-cycle events (derived from state and inputs, not state): the planes' (machines and output
+ * channels) and the injection controller's, what the network simulator measures
+ * (docs/mp1_sim.md §4) instead of reading registers. */
+typedef struct {
+  mp1_plane_ev_t pl[MP1_CHIP_PLANES];
+  uint8_t drop;  /* messages the injection controller dropped at this edge (cnt_sel_bad and
+                  * cnt_inj_drop's growth) */
+  uint8_t stray; /* its strays (cnt_inj_stray's growth) */
+} mp1_chip_ev_t;
+
+/* The block contract (include/madpost/block.h); eval returns 0 (err is a port). */
+void mp1_chip_reset(const mp1_chip_cfg_t *cfg, mp1_chip_state_t *st);
+int mp1_chip_eval(const mp1_chip_cfg_t *cfg, const mp1_chip_state_t *st, const mp1_chip_in_t *in,
+                  mp1_chip_out_t *out, mp1_chip_next_t *nx, mp1_chip_ev_t *ev);
 void mp1_chip_clock(mp1_chip_state_t *st, const mp1_chip_next_t *nx);
+MADPOST_BLOCK_CONTRACT(mp1_chip);
 
 /* Nothing in the chip holds a message: no machine holds one or discards a segment, no output
  * owned, no injection front end busy. (A run drains when every chip and interface is idle.) */
@@ -91,18 +104,6 @@ int mp1_chip_idle(const mp1_chip_state_t *st);
  * then starts after it, so it goes last. */
 void mp1_rr_next(uint32_t own, uint32_t last, uint32_t eom, const uint32_t req[MP1_CHIP_MACHINES],
                  uint32_t *own_d, uint32_t *last_d);
-
-/* The injection controller's chunk for output dim (0 X, 1 Y) of its target plane: inj_dat, but
- * the Y output of a forked message gets nothing before chunk 3 AWF (a2's word, draft-4 §10.3). */
-static inline uint32_t mp1_chip_inj_chunk(const mp1_chip_regs_t *r, uint32_t dim, uint32_t awf) {
-  const uint32_t lead = 3u * (awf == 2 ? 2u : 1u);
-  return dim && r->inj_fork && r->inj_hc <= lead ? 0u : r->inj_dat & 7u;
-}
-
-/* The chunk on output channel j = 2p + d (from state only). */
-static inline uint32_t mp1_chip_out_dat(const mp1_chip_state_t *st, uint32_t j, uint32_t awf) {
-  return mp1_plane_out_dat(&st->pl[(j >> 1) & 3u], j & 1u, mp1_chip_inj_chunk(&st->r, j & 1u, awf));
-}
 
 /* Selection flit (§11.3): chip, plane p (0 (+X,+Y), 1 (+X,-Y), 2 (-X,+Y), 3 (-X,-Y)), first
  * dimension (0 X, 1 Y). */

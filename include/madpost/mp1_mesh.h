@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include <madpost/block.h>
 #include <madpost/mp1_chip.h>
 
 #ifdef __cplusplus
@@ -50,13 +51,23 @@ typedef struct {
   mp1_chip_in_t *in; /* the chips' inputs of this cycle (kept for tracing; NULL if lean) */
 } mp1_mesh_next_t;
 
-/* Allocates state and next for cfg; returns -1 on a bad size or awf, or no memory. */
+/* Per-cycle events: every chip's (node n's at chip[n]), in an array of kx ky the caller owns;
+ * chip NULL: none are written. */
+typedef struct {
+  mp1_chip_ev_t *chip;
+} mp1_mesh_ev_t;
+
+/* Allocates state and next for cfg and resets; returns -1 on a bad size or awf, or no memory. The
+ * state keeps cfg (st->cfg, awf 0 made 1): pass &st->cfg to reset and eval. */
 int mp1_mesh_init(mp1_mesh_state_t *st, mp1_mesh_next_t *nx, mp1_mesh_cfg_t cfg);
 void mp1_mesh_free(mp1_mesh_state_t *st, mp1_mesh_next_t *nx);
-void mp1_mesh_reset(mp1_mesh_state_t *st);
-void mp1_mesh_eval(const mp1_mesh_state_t *st, const mp1_mesh_in_t *in, mp1_mesh_out_t *out,
-                   mp1_mesh_next_t *nx);
+/* The block contract (include/madpost/block.h), over arrays: in and out have one entry per node
+ * (n = y kx + x). eval returns 0 (a chip's err is its port, out[n].err). */
+void mp1_mesh_reset(const mp1_mesh_cfg_t *cfg, mp1_mesh_state_t *st);
+int mp1_mesh_eval(const mp1_mesh_cfg_t *cfg, const mp1_mesh_state_t *st, const mp1_mesh_in_t *in,
+                  mp1_mesh_out_t *out, mp1_mesh_next_t *nx, mp1_mesh_ev_t *ev);
 void mp1_mesh_clock(mp1_mesh_state_t *st, const mp1_mesh_next_t *nx);
+MADPOST_BLOCK_CONTRACT(mp1_mesh);
 /* The first of the n chips whose err is set this cycle (docs/mp1_draft4.md §6), n if none: the
  * simulators stop there and name it. */
 static inline uint32_t mp1_mesh_first_err(const mp1_mesh_out_t *out, uint32_t n) {

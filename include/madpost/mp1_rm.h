@@ -4,10 +4,9 @@
 #ifndef MADPOST_MP1_RM_H
 #define MADPOST_MP1_RM_H
 
-#include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
+#include <madpost/block.h>
 #include <madpost/mp1_rm_ports.h>
 
 #ifdef __cplusplus
@@ -110,11 +109,6 @@ typedef struct {
   uint8_t mem[MP1_RM_BUF / 2];
 } mp1_rm_state_t;
 
-/* Entry a of the buffer. */
-static inline uint32_t mp1_rm_mem(const mp1_rm_state_t *st, uint32_t a) {
-  return (uint32_t)(st->mem[(a >> 1) & (MP1_RM_BUF / 2 - 1)] >> ((a & 1u) << 2)) & 15u;
-}
-
 /* keep = 1: every register keeps its value and the buffer is not written (r, we, waddr and wdata
  * are then not filled in: the clock leaves the state as it is). It takes the struct's padding. */
 typedef struct {
@@ -123,15 +117,24 @@ typedef struct {
   uint8_t keep;
 } mp1_rm_next_t;
 
-void mp1_rm_reset(mp1_rm_state_t *st);
-void mp1_rm_eval(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st, const mp1_rm_in_t *in,
-                 mp1_rm_out_t *out, mp1_rm_next_t *nx);
-/* mp1_rm_eval without its quiet shortcut (mp1_rm_quiet): the tests check that the two agree. */
-void mp1_rm_eval_full(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st, const mp1_rm_in_t *in,
-                      mp1_rm_out_t *out, mp1_rm_next_t *nx);
-/* The occupancy of docs/mp1_draft4.md §6 on the state's registers: chunks from the oldest one F
- * still needs to the writer (0 with no F). */
-uint32_t mp1_rm_occupancy(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st);
+/* Per-cycle events (derived from state and inputs, not state): what the network simulator
+ * measures (docs/mp1_sim.md §4), so that it need not read the machine's registers. */
+typedef struct {
+  uint8_t busy;      /* holds a message: F or B valid (draft-4 §3) */
+  uint8_t blocked;   /* holds a message it is not sending (draft-4 §6): B valid, or F valid, not
+                      * dropping, with chunks in the buffer and no copy running */
+  uint8_t live;      /* bit k (MP1_RM_ST..MP1_RM_PB): F valid and its route names output k */
+  uint8_t adapt;     /* adaptive turns counted at this edge (cnt_adapt's growth) */
+  uint8_t adapt_buf; /* ... of them taken with chunks in the buffer (cnt_adapt_buf's growth) */
+  uint8_t drop;      /* messages dropped at this edge (cnt_bad_code, _bad_addr, _bad_long, _cut) */
+  uint8_t stray;     /* strays counted at this edge (cnt_stray, draft-4 §4.6) */
+} mp1_rm_ev_t;
+
+/* The block contract (include/madpost/block.h). eval returns 0: the machine has no internal bound
+ * a model bug could break; the buffer invariant of draft-4 §6 is a port (err) of the design. */
+void mp1_rm_reset(const mp1_rm_cfg_t *cfg, mp1_rm_state_t *st);
+int mp1_rm_eval(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st, const mp1_rm_in_t *in,
+                mp1_rm_out_t *out, mp1_rm_next_t *nx, mp1_rm_ev_t *ev);
 /* Inline: a network clocks every machine of every node each cycle. */
 static inline void mp1_rm_clock(mp1_rm_state_t *st, const mp1_rm_next_t *nx) {
   if (nx->keep)
@@ -143,46 +146,11 @@ static inline void mp1_rm_clock(mp1_rm_state_t *st, const mp1_rm_next_t *nx) {
     *b = (uint8_t)((*b & ~(15u << sh)) | ((nx->wdata & 15u) << sh));
   }
 }
+MADPOST_BLOCK_CONTRACT(mp1_rm);
 
-/* Empty (no message in either slot, no segment being discarded or received) with an idle chunk
- * in and every copy OFF: nothing starts, nothing is written or counted, no copy sends or asks,
- * so whatever the other inputs (and AWF) only stop and the output chunks change, to 0.
- * mp1_rm_eval_quiet gives exactly what mp1_rm_eval gives then, without the other inputs (a caller
- * need not gather them). */
-static inline int mp1_rm_quiet(const mp1_rm_state_t *st, uint32_t in_dat) {
-  const mp1_rm_regs_t *q = &st->r;
-  return ((in_dat & 7u) | q->f_val | q->b_val | q->idis | q->ic | q->iseg | q->cs_st | q->cs_ot |
-          q->cs_rc | q->cs_pb) == 0;
-}
-
-/* Quiet-able, and stop and the output chunks already 0: with a quiet input the next state equals
- * the state (mp1_rm_eval_quiet then sets keep). */
-static inline int mp1_rm_settled(const mp1_rm_state_t *st) {
-  const mp1_rm_regs_t *q = &st->r;
-  return (q->f_val | q->b_val | q->idis | q->ic | q->iseg | q->cs_st | q->cs_ot | q->cs_rc |
-          q->cs_pb | q->stop | q->st_dat | q->ot_dat | q->rc_dat | q->pb_dat) == 0;
-}
-
-static inline void mp1_rm_eval_quiet(const mp1_rm_state_t *st, mp1_rm_out_t *out,
-                                     mp1_rm_next_t *nx) {
-  const mp1_rm_regs_t *q = &st->r;
-  out->in_stop = q->stop;
-  out->st_dat = q->st_dat;
-  out->ot_dat = q->ot_dat;
-  out->rc_dat = q->rc_dat;
-  out->pb_dat = q->pb_dat;
-  out->st_req = out->ot_req = out->rc_req = out->pb_req = 0;
-  out->err = 0;
-  if (mp1_rm_settled(st)) {
-    nx->keep = 1;
-    return;
-  }
-  nx->r = *q;
-  nx->r.stop = 0;
-  nx->r.st_dat = nx->r.ot_dat = nx->r.rc_dat = nx->r.pb_dat = 0;
-  nx->we = nx->waddr = nx->wdata = 0;
-  nx->keep = 0;
-}
+/* The occupancy of docs/mp1_draft4.md §6 on the state's registers: chunks from the oldest one F
+ * still needs to the writer (0 with no F). */
+uint32_t mp1_rm_occupancy(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st);
 
 /* The name of a copy state (cs_k). */
 const char *mp1_rm_state_name(uint32_t s);

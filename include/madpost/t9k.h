@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include <madpost/block.h>
 #include <madpost/dslink.h>
 
 #ifdef __cplusplus
@@ -55,11 +56,20 @@ typedef struct {
   uint8_t msg_done; /* a whole message (EOM) was received this cycle */
 } t9k_ev_t;
 
-void t9k_reset(t9k_state_t *st);
+/* The next state, whole (the endpoint is small; the clock copies it). */
+typedef struct {
+  t9k_state_t s;
+} t9k_next_t;
+
+/* The block contract (include/madpost/block.h); eval returns 0 (an acknowledgement queue that
+ * fills is counted in errs_rcvd, not a model bug). */
+void t9k_reset(const t9k_cfg_t *cfg, t9k_state_t *st);
+int t9k_eval(const t9k_cfg_t *cfg, const t9k_state_t *st, const t9k_in_t *in, t9k_out_t *out,
+             t9k_next_t *nx, t9k_ev_t *ev);
+static inline void t9k_clock(t9k_state_t *st, const t9k_next_t *nx) { *st = nx->s; }
+MADPOST_BLOCK_CONTRACT(t9k);
+
 void t9k_outputs(const t9k_cfg_t *cfg, const t9k_state_t *st, t9k_out_t *out);
-void t9k_eval(const t9k_cfg_t *cfg, const t9k_state_t *st, const t9k_in_t *in, t9k_out_t *out,
-              t9k_state_t *nx, t9k_ev_t *ev);
-static inline void t9k_clock(t9k_state_t *st, const t9k_state_t *nx) { *st = *nx; }
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <madpost/block.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -75,12 +77,14 @@ typedef struct {
   uint64_t *mem; /* per-VL words, the pending-message pool, the queues (t9k_node_init) */
 } t9k_node_state_t;
 
-/* Next state: registers, and the memory words as written this cycle (a copy kept equal to the
- * state's outside the written words, which the journal lists for the clock edge). */
+/* Next state: registers, and a journal of the memory words this cycle writes (word dirty[i] becomes
+ * val[i], ndirty of them, at most cap), which the clock edge applies. No copy of the memory is
+ * kept between cycles: eval reads the memory from the state and its own writes from the journal,
+ * so what it gives depends on cfg, st and in alone (the block contract). */
 typedef struct {
   t9k_node_regs_t r;
-  uint64_t *mem;
   uint32_t *dirty;
+  uint64_t *val;
   uint32_t ndirty, cap;
 } t9k_node_next_t;
 
@@ -107,16 +111,14 @@ typedef struct {
 
 /* 0 if cfg is legal, else -1 and a message naming the field in err. */
 int t9k_node_cfg_check(const t9k_node_cfg_t *cfg, char *err, size_t errlen);
-/* Allocates st's and nx's memory from cfg (K, P, qlimit) and resets; -1 with a message on a bad
- * cfg or no memory. Every VL end starts unconnected. */
+/* Allocates st's memory and nx's journal from cfg (K, P, qlimit) and resets; -1 with a message on
+ * a bad cfg or no memory. Every VL end starts unconnected. */
 int t9k_node_init(const t9k_node_cfg_t *cfg, t9k_node_state_t *st, t9k_node_next_t *nx, char *err,
                   size_t errlen);
 void t9k_node_free(t9k_node_state_t *st, t9k_node_next_t *nx);
-/* Every register and queue to its reset value; the VL wiring (peers) is kept. */
-void t9k_node_reset(const t9k_node_cfg_t *cfg, t9k_node_state_t *st, t9k_node_next_t *nx);
 /* Joins VL end c of this node to end pc of node pn (configuration, not a cycle's work). */
-void t9k_node_set_peer(const t9k_node_cfg_t *cfg, t9k_node_state_t *st, t9k_node_next_t *nx,
-                       uint32_t c, uint32_t pn, uint32_t pc);
+void t9k_node_set_peer(const t9k_node_cfg_t *cfg, t9k_node_state_t *st, uint32_t c, uint32_t pn,
+                       uint32_t pc);
 /* The peer of end c as pn * K + pc, or T9K_NODE_NOPEER. */
 uint32_t t9k_node_peer(const t9k_node_cfg_t *cfg, const t9k_node_state_t *st, uint32_t c);
 /* hdr(n, c, a) of §16.1. */
@@ -124,12 +126,17 @@ static inline uint32_t t9k_node_hdr(uint32_t K, uint32_t n, uint32_t c, uint32_t
   return 2u * (n * K + c) + a;
 }
 
-void t9k_node_outputs(const t9k_node_cfg_t *cfg, const t9k_node_state_t *st, t9k_node_out_t *out);
-/* Pure: from st and in to out, nx and ev (E1-E6 of §16.3). Returns 0, or -1 if an internal bound
- * broke (a queue or the write journal overflowed: a model bug, message on stderr). */
+/* The block contract (include/madpost/block.h). reset: every register and queue to its reset
+ * value; the VL wiring (peers) is kept. eval, pure: from cfg, st and in to out, nx and (if not
+ * NULL) ev (E1-E6 of §16.3); returns 0, or -1 if an internal bound broke (a queue or the write
+ * journal overflowed: a model bug, message on stderr). */
+void t9k_node_reset(const t9k_node_cfg_t *cfg, t9k_node_state_t *st);
 int t9k_node_eval(const t9k_node_cfg_t *cfg, const t9k_node_state_t *st, const t9k_node_in_t *in,
                   t9k_node_out_t *out, t9k_node_next_t *nx, t9k_node_ev_t *ev);
-void t9k_node_clock(t9k_node_state_t *st, t9k_node_next_t *nx);
+void t9k_node_clock(t9k_node_state_t *st, const t9k_node_next_t *nx);
+MADPOST_BLOCK_CONTRACT(t9k_node);
+
+void t9k_node_outputs(const t9k_node_cfg_t *cfg, const t9k_node_state_t *st, t9k_node_out_t *out);
 
 /* Sender view of VL end c (for figures and conservation): pending messages not yet started, a
  * message in progress, its creation cycle and length. */

@@ -71,7 +71,7 @@ void Tb::cycle() {
     else
       bit_inputs(p);
   }
-  if (c104_eval(&cfg_, &st_, &in_, &mo_, &nx_)) fatal("C model invariant broken (see above)");
+  if (c104_eval(&cfg_, &st_, &in_, &mo_, &nx_, nullptr)) fatal("C model invariant broken (see above)");
   PORTS_COPY_IN(C104_INPUTS, rtl_.get(), in_);
   rtl_->eval();
   collect_switch(&inst_, *rtl_, 0, 1, in_, mo_, st_);

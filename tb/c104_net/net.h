@@ -75,7 +75,7 @@ class Net : public bench::Run {
     for (uint32_t s = 0; s < kSw; s++) wr[s] = switch_inputs(s, held);
     junk_inputs();
     for (uint32_t s = 0; s < kSw; s++)
-      if (c104_eval(&cfg_, &st_[s], &in_[s], &mo_[s], &nx_[s]))
+      if (c104_eval(&cfg_, &st_[s], &in_[s], &mo_[s], &nx_[s], nullptr))
         fatal("C model invariant broken in sw" + std::to_string(s) + " (see above)");
     PORTS_COPY_IN_N(C104_INPUTS, rtl_.get(), in_, kSw);  // every switch's into the packed ports
     for (uint32_t s = 0; s < kSw; s++) {  // the wrapper takes the wired ports' D/S from the links
