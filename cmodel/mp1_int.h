@@ -85,9 +85,9 @@ static inline uint32_t mp1_plane_out_dat(const mp1_plane_state_t *st, uint32_t d
   return own == 1 ? st_rm->st_dat : own == 2 ? ot_rm->ot_dat : own == 3 ? inj_dat & 7u : 0;
 }
 
-/* The plane's own events from its machines' (ev->rmx, ev->rmy already filled in) and the chunks
- * xw, yw on its two output channels this cycle. */
-static inline void mp1_plane_ev_outputs(const mp1_plane_state_t *st, uint32_t xw, uint32_t yw,
+/* The plane's own events from its machines' (ev->rmx, ev->rmy already filled in) and the EOMs on
+ * its two output channels this cycle (bit 0 X, bit 1 Y: mp1_arb_eom of their chunks). */
+static inline void mp1_plane_ev_outputs(const mp1_plane_state_t *st, uint32_t eom,
                                         mp1_plane_ev_t *ev) {
   const uint32_t ax = st->arbx_own, ay = st->arby_own;
   /* owner 1: the machine of this dimension going straight; 2: the other one turning */
@@ -98,7 +98,7 @@ static inline void mp1_plane_ev_outputs(const mp1_plane_state_t *st, uint32_t xw
   ev->own[0] = (uint8_t)ax;
   ev->own[1] = (uint8_t)ay;
   ev->live = (uint8_t)(lx | ly << 1);
-  ev->eom = (uint8_t)(mp1_arb_eom(st->arbx_pos, xw) | mp1_arb_eom(st->arby_pos, yw) << 1);
+  ev->eom = (uint8_t)eom;
 }
 
 /* Quiet, and both machines settled (mp1_rm_settled): nothing in the machines changes and they
@@ -126,7 +126,8 @@ static inline void mp1_plane_eval_settled(const mp1_plane_state_t *st, uint32_t 
   if (ev) {
     memset(&ev->rmx, 0, sizeof ev->rmx);
     memset(&ev->rmy, 0, sizeof ev->rmy);
-    mp1_plane_ev_outputs(st, xw & 7u, yw & 7u, ev);
+    mp1_plane_ev_outputs(st, mp1_arb_eom(st->arbx_pos, xw) | mp1_arb_eom(st->arby_pos, yw) << 1,
+                         ev);
   }
 }
 

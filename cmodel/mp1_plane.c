@@ -21,10 +21,12 @@ uint32_t mp1_arb_next(uint32_t own, uint32_t eom, uint32_t req1, uint32_t req2, 
 }
 
 /* One arbiter's next registers from the chunk on its channel (its owner's register) and the
- * requests; returns keep (the injection owns the output next cycle, draft-4 §8). */
+ * requests; returns keep (the injection owns the output next cycle, draft-4 §8) and whether the
+ * chunk is an EOM (*eom, for the events). */
 static uint32_t arb_step(uint32_t own, uint32_t pos, uint32_t w, uint32_t req1, uint32_t req2,
-                         uint32_t req3, uint8_t *own_d, uint8_t *pos_d) {
-  *own_d = (uint8_t)mp1_arb_next(own, mp1_arb_eom(pos, w), req1, req2, req3);
+                         uint32_t req3, uint8_t *own_d, uint8_t *pos_d, uint32_t *eom) {
+  *eom = mp1_arb_eom(pos, w);
+  *own_d = (uint8_t)mp1_arb_next(own, *eom, req1, req2, req3);
   *pos_d = (uint8_t)mp1_arb_pos(pos, w);
   return *own_d == 3;
 }
@@ -57,10 +59,11 @@ void mp1_plane_eval_quiet(const mp1_plane_state_t *st, uint32_t inj_x_req, uint3
   mp1_rm_eval_quiet(&st->rmy, &oy, &nx->rmy, ev ? &ev->rmy : NULL);
   plane_out_common(st, inj_x_dat, inj_y_dat, out);
   /* quiet machines request nothing */
+  uint32_t ex, ey;
   out->inj_x_keep = arb_step(st->arbx_own, st->arbx_pos, out->xout_dat, 0, 0, inj_x_req,
-                             &nx->arbx_own, &nx->arbx_pos);
+                             &nx->arbx_own, &nx->arbx_pos, &ex);
   out->inj_y_keep = arb_step(st->arby_own, st->arby_pos, out->yout_dat, 0, 0, inj_y_req,
-                             &nx->arby_own, &nx->arby_pos);
+                             &nx->arby_own, &nx->arby_pos, &ey);
   out->xin_stop = ox.in_stop;
   out->yin_stop = oy.in_stop;
   out->rmx_rc_dat = ox.rc_dat;
@@ -73,7 +76,7 @@ void mp1_plane_eval_quiet(const mp1_plane_state_t *st, uint32_t inj_x_req, uint3
   out->rmy_pb_req = 0;
   out->err = (ox.err | oy.err) != 0; /* as mp1_plane_eval's: 0, quiet machines write nothing */
   if (ev)
-    mp1_plane_ev_outputs(st, out->xout_dat, out->yout_dat, ev);
+    mp1_plane_ev_outputs(st, ex | ey << 1, ev);
 }
 
 int mp1_plane_eval(const mp1_plane_cfg_t *cfg, const mp1_plane_state_t *st,
@@ -116,10 +119,11 @@ int mp1_plane_eval(const mp1_plane_cfg_t *cfg, const mp1_plane_state_t *st,
     mp1_rm_eval_full(&rcfg, &st->rmy, &iy, &oy, &nx->rmy, ev ? &ev->rmy : NULL);
   }
   plane_out_common(st, in->inj_x_dat, in->inj_y_dat, out);
+  uint32_t ex, ey;
   out->inj_x_keep = arb_step(ax, st->arbx_pos, out->xout_dat, ox.st_req, oy.ot_req, in->inj_x_req,
-                             &nx->arbx_own, &nx->arbx_pos);
+                             &nx->arbx_own, &nx->arbx_pos, &ex);
   out->inj_y_keep = arb_step(ay, st->arby_pos, out->yout_dat, oy.st_req, ox.ot_req, in->inj_y_req,
-                             &nx->arby_own, &nx->arby_pos);
+                             &nx->arby_own, &nx->arby_pos, &ey);
   out->xin_stop = ox.in_stop;
   out->yin_stop = oy.in_stop;
   /* The masks change no value; they keep the compiler from copying two fields with one wide load
@@ -134,7 +138,7 @@ int mp1_plane_eval(const mp1_plane_cfg_t *cfg, const mp1_plane_state_t *st,
   out->rmy_pb_req = oy.pb_req != 0;
   out->err = (ox.err | oy.err) != 0; /* the buffer invariant, either machine (draft-4 §6) */
   if (ev)
-    mp1_plane_ev_outputs(st, out->xout_dat, out->yout_dat, ev);
+    mp1_plane_ev_outputs(st, ex | ey << 1, ev);
   return 0;
 }
 

@@ -52,6 +52,7 @@ typedef struct {
   uint32_t fend;  /* where F's chunks end: B's first chunk, else the writer */
   uint32_t cs[MP1_RM_NOUT], rp[MP1_RM_NOUT], req[MP1_RM_NOUT], dat[MP1_RM_NOUT];
   uint32_t swap;
+  mp1_rm_ev_t cnt; /* the counters' growth this cycle (adapt, adapt_buf, drop, stray) */
 } ctx_t;
 
 static void inc(uint16_t *n) { *n = (uint16_t)(*n + 1u); }
@@ -213,7 +214,12 @@ static void header_words(ctx_t *x, slot_t *s) {
 /* A truncation: after at most the first address word a dead word, after more a cut (docs/mp1.md
  * §8.6 rule 9, §14.2 rule 5). */
 static void count_trunc(ctx_t *x) {
-  inc(x->q->ifl <= x->A->wlast + 1u ? &x->d->cnt_dead : &x->d->cnt_cut);
+  if (x->q->ifl <= x->A->wlast + 1u) {
+    inc(&x->d->cnt_dead);
+  } else {
+    inc(&x->d->cnt_cut);
+    x->cnt.drop++;
+  }
 }
 
 /* An end code that cuts the header (§4.4: rule 11 and §14.2 rule 6). */
@@ -240,12 +246,14 @@ static void rx_chunk(ctx_t *x, slot_t *s) {
       ends = gone = 1;
     } else { /* a bad message: its chunks from the next on are dropped */
       inc((s0.a1 >> x->A->aw) == MP1_CODE_ILLEGAL ? &x->d->cnt_bad_code : &x->d->cnt_bad_addr);
+      x->cnt.drop++;
       s->drop = 1;
       ends = x->eom;
     }
   } else if (x->start && x->q->ifl == 32) { /* over-long (§4.5) */
     write = 0;
     inc(&x->d->cnt_bad_long);
+    x->cnt.drop++;
     s->drop = s->cut = 1;
   } else if (x->trunc) {
     count_trunc(x);
@@ -253,14 +261,17 @@ static void rx_chunk(ctx_t *x, slot_t *s) {
   } else if (x->endc && hdr_cut(x, &s0)) {
     write = 0;
     inc(&x->d->cnt_cut);
+    x->cnt.drop++;
     ends = gone = 1;
   } else if (x->endc && x->c == MP1_CH_EOS && (s0.route & RC_BIT) &&
              (s0.route & (ST_BIT | OT_BIT))) {
     wd = 8u | MP1_CH_EOM; /* a broadcast is one segment (draft 3 §8.8 rule 10) */
     inc(&x->d->cnt_bad_long);
+    x->cnt.drop++;
     s->drop = 1;
   } else if (x->abort) {
     inc(&x->d->cnt_cut);
+    x->cnt.drop++;
     ends = s->cut = 1;
   } else {
     ends = x->eom;
@@ -292,6 +303,7 @@ static void rx_none(ctx_t *x) {
     if (q->f_val && q->b_val) {
       d->idis = 1;
       inc(&d->cnt_stray);
+      x->cnt.stray++;
       return;
     }
     slot_t *s = q->f_val ? &x->b : &x->f;
@@ -303,6 +315,7 @@ static void rx_none(ctx_t *x) {
     buf_write(x, x->c);
   } else if (q->ic == 0 && !q->iseg && x->c >= MP1_CH_EOS && x->c <= MP1_CH_ILLEGAL) {
     inc(&d->cnt_stray);
+    x->cnt.stray++;
   }
 }
 
@@ -487,8 +500,11 @@ static uint32_t adapt_switch(ctx_t *x) {
   if (has_chunk(x, MP1_RM_OT, &e)) /* a2's word is complete */
     send(x, MP1_RM_OT, e);
   inc(&x->d->cnt_adapt);
-  if (!(q->f_in && q->iseg))
+  x->cnt.adapt++;
+  if (!(q->f_in && q->iseg)) {
     inc(&x->d->cnt_adapt_buf);
+    x->cnt.adapt_buf++;
+  }
   return ST_BIT | OT_BIT;
 }
 
@@ -597,6 +613,7 @@ static void ctx_init(ctx_t *x, const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st
    * rest): clearing the whole context cost a fifth of the machine's evaluation. */
   x->fnew = 0;
   x->dec_now = 0;
+  x->cnt.adapt = x->cnt.adapt_buf = x->cnt.drop = x->cnt.stray = 0;
   memset(x->req, 0, sizeof x->req);
   memset(x->dat, 0, sizeof x->dat);
   x->A = &awf_tab[cfg->awf == 2];
@@ -643,25 +660,22 @@ uint32_t mp1_rm_occupancy(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st) {
   return occupancy(&awf_tab[cfg->awf == 2], &st->r);
 }
 
-/* The events of one full evaluation: from the state's registers, and the counters' growth from
- * the state to next (each grows by at most a few a cycle, so the 16-bit difference is exact). */
-static void rm_events(const awf_t *A, const mp1_rm_regs_t *q, const mp1_rm_regs_t *d,
-                      mp1_rm_ev_t *ev) {
+/* The events of one full evaluation: from the state's registers, and the counters' growth the
+ * evaluation counted (x->cnt). */
+static void rm_events(const ctx_t *x, mp1_rm_ev_t *ev) {
+  const mp1_rm_regs_t *q = x->q;
   ev->busy = q->f_val || q->b_val;
   /* Every eval sets stop to this very condition (or more chunks than 29) on the registers it
    * writes (stop_next): so without stop nothing is blocked, and the occupancy need not be worked
    * out again. */
   ev->blocked = q->stop && (q->b_val || (q->f_val && !q->f_drop && q->cs_st != MP1_RM_CS_RUN &&
                                          q->cs_ot != MP1_RM_CS_RUN && q->cs_rc != MP1_RM_CS_RUN &&
-                                         q->cs_pb != MP1_RM_CS_RUN && occupancy(A, q) > 0));
+                                         q->cs_pb != MP1_RM_CS_RUN && occupancy(x->A, q) > 0));
   ev->live = q->f_val ? (uint8_t)(q->f_route & 15u) : 0u;
-  ev->adapt = (uint8_t)(uint16_t)(d->cnt_adapt - q->cnt_adapt);
-  ev->adapt_buf = (uint8_t)(uint16_t)(d->cnt_adapt_buf - q->cnt_adapt_buf);
-  ev->drop = (uint8_t)((uint16_t)(d->cnt_bad_code - q->cnt_bad_code) +
-                       (uint16_t)(d->cnt_bad_addr - q->cnt_bad_addr) +
-                       (uint16_t)(d->cnt_bad_long - q->cnt_bad_long) +
-                       (uint16_t)(d->cnt_cut - q->cnt_cut));
-  ev->stray = (uint8_t)(uint16_t)(d->cnt_stray - q->cnt_stray);
+  ev->adapt = x->cnt.adapt;
+  ev->adapt_buf = x->cnt.adapt_buf;
+  ev->drop = x->cnt.drop;
+  ev->stray = x->cnt.stray;
 }
 
 void mp1_rm_eval_full(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st, const mp1_rm_in_t *in,
@@ -692,7 +706,7 @@ void mp1_rm_eval_full(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st, const m
                         q->rp_pb == w1) &&
              occupancy(x.A, q) > OCC_MAX;
   if (ev)
-    rm_events(x.A, q, x.d, ev);
+    rm_events(&x, ev);
 }
 
 const char *mp1_rm_state_name(uint32_t s) {

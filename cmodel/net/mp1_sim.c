@@ -1,5 +1,5 @@
 /* The MP1 network simulator (docs/mp1_sim.md): per-node sources and interfaces around the mesh C
- * model, and the metrics of seed 004 §4.2 taken from the chips' registers every cycle. */
+ * model, and the metrics of seed 004 §4.2 taken from the chips' events every cycle. */
 #include <madpost/mp1_sim.h>
 #include <madpost/net_err.h>
 #include <madpost/mp1_nic.h>
@@ -50,10 +50,6 @@ typedef struct {
   uint8_t ch_pos[8];  /* per output channel: the chunk of a flit its wire carries (0: between
                        * flits), as a flit's 2nd and 3rd chunks may be 000 like an idle wire */
   uint8_t ch_eom;     /* per output channel: an EOM on it since the current assignment began */
-  /* The sums of cnt_adapt and of cnt_adapt_buf over the 8 machines at the last snapshot, mod
-   * 2^16: a counter grows by at most 1 a cycle and snapshots are at most 4096 cycles apart, so the
-   * 8 counters' growth sums to less than 2^16 and its sum mod 2^16 is exact (adapt_take). */
-  uint16_t adapt_sum, adapt_buf_sum;
 } chip_t;
 
 typedef struct {
@@ -68,11 +64,13 @@ typedef struct {
   mp1_mesh_next_t nx;
   mp1_mesh_in_t *in;
   mp1_mesh_out_t *out;
+  mp1_mesh_ev_t ev;  /* the chips' events, one per chip: what the metrics are taken from */
   node_t *node;
   chip_t *chip;
   msg_t *m;
   uint32_t m_cap, m_free, m_live;
   uint64_t w0, w1; /* measured window [w0, w1) */
+  uint64_t a_end;  /* adaptations are also counted before this cycle (sim_setup) */
   uint64_t gen_end, t_end; /* sources stop at gen_end, the run at t_end */
   int sync;
   uint32_t vof[4];   /* a node's chips: chip mesh offsets from its first (docs/mp1_sim.md §7) */
@@ -83,6 +81,7 @@ typedef struct {
   double lat_sum, lat_sq, lat_max, inj_sum, net_sum, hop_sum;
   uint64_t inj_n, busy, busy_dead, hold, nbusy, qsum;
   uint64_t adapt, adapt_buf;
+  uint64_t drops, strays; /* over the whole run (chip_sample) */
   uint32_t *ch_busy, *ch_dead;
   uint32_t *ch_cross; /* only for the caller's per-channel figures (NULL without them) */
   uint32_t *ch_pend; /* cycles in the window of each channel's current ownership */
@@ -440,30 +439,6 @@ static void rx_chunk(sim_t *s, uint32_t v, uint32_t c, uint64_t t) {
   cp->r_bad = 0;
 }
 
-static const mp1_rm_state_t *rm_of(const mp1_chip_state_t *c, uint32_t k) {
-  return (k & 1u) ? &c->pl[k >> 1].rmy : &c->pl[k >> 1].rmx;
-}
-
-/* Adaptive turns since the last snapshot (the 16-bit counters wrap; snapshots come often): per
- * chip the growth of the counters' sum mod 2^16, which is their growths' sum (chip_t). */
-static void adapt_take(sim_t *s, int count) {
-  for (uint32_t v = 0; v < s->nc; v++) {
-    chip_t *cp = &s->chip[v];
-    uint32_t a = 0, b = 0;
-    for (uint32_t k = 0; k < 8; k++) {
-      const mp1_rm_state_t *rm = rm_of(&s->st.chip[v], k);
-      a += rm->r.cnt_adapt;
-      b += rm->r.cnt_adapt_buf;
-    }
-    if (count) {
-      s->adapt += (uint16_t)(a - cp->adapt_sum);
-      s->adapt_buf += (uint16_t)(b - cp->adapt_buf_sum);
-    }
-    cp->adapt_sum = (uint16_t)a;
-    cp->adapt_buf_sum = (uint16_t)b;
-  }
-}
-
 /* A channel's framing (docs/mp1.md §2.1), from its position in a flit (0: between flits) and this
  * cycle's chunk: the next position (bits 0-1), and bit 2 when the wire carries nothing, neither a
  * flit's chunk nor an end code. A flit is its first chunk (top bit 1) and the two after it,
@@ -471,52 +446,40 @@ static void adapt_take(sim_t *s, int count) {
 static const uint8_t frame_next[4][8] = {
     {4, 0, 0, 0, 1, 1, 1, 1}, {2, 2, 2, 2, 2, 2, 2, 2}, {0, 0, 0, 0, 0, 0, 0, 0}, {0}};
 
-/* A machine blocked (docs/mp1_draft4.md §6): B valid, or F valid, not dropping, with chunks in the
- * buffer (the model's own occupancy) and no copy running: it holds a message it is not sending. */
-static uint32_t rm_blocked(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *m) {
-  const mp1_rm_regs_t *r = &m->r;
-  /* Every eval sets stop to this very condition (or more chunks than 29) on the registers it
-   * writes (mp1_rm.c, stop_next), and a quiet or kept machine holds nothing: so no stop, no
-   * blocked message, and the occupancy need not be worked out again. */
-  if (!r->stop) return 0;
-  if (r->b_val) return 1;
-  if (!r->f_val || r->f_drop) return 0;
-  if (r->cs_st == MP1_RM_CS_RUN || r->cs_ot == MP1_RM_CS_RUN || r->cs_rc == MP1_RM_CS_RUN ||
-      r->cs_pb == MP1_RM_CS_RUN)
-    return 0;
-  return mp1_rm_occupancy(cfg, m) > 0;
-}
-
-/* Chip v's channel and buffer use this cycle (from state), one plane at a time. A channel is in
- * use when its multiplexer is assigned to an input (004 §4.2). An assignment ends when the owner
- * changes, or when a flit follows an EOM on the channel: the arbiter re-arbitrates at an EOM and
- * may give the output to its owner again, for its next message, or keep it for the injection's
- * window (docs/mp1_draft4.md §8, §10.2); the cycles up to the next message stay with the last. It
- * is live if its owner's route names this output while it lasts (the injection's always); a dead
+/* Chip v's channel and buffer use this cycle, from its events (mp1_chip_ev_t: derived from this
+ * cycle's state and inputs), one plane at a time. A channel is in use when its multiplexer is
+ * assigned to an input (004 §4.2). An assignment ends when the owner changes, or when a flit
+ * follows an EOM on the channel: the arbiter re-arbitrates at an EOM and may give the output to
+ * its owner again, for its next message, or keep it for the injection's window
+ * (docs/mp1_draft4.md §8, §10.2); the cycles up to the next message stay with the last. It is
+ * live if its owner's route names this output while it lasts (the injection's always); a dead
  * flit's never does. Its cycles are booked when it ends. A machine is busy while it holds a
- * message, its buffer occupied while it is blocked (rm_blocked). An assigned channel whose wire
- * carries neither a flit's chunk nor an end code is waiting: the share of util that blocking
- * costs. The wire comes from this chip's state, still this cycle's; the receiver's stop from the
- * eval's outputs, as the chip further on may have been clocked. */
-static void chip_sample(sim_t *s, uint32_t v, int win) {
-  const mp1_chip_state_t *c = &s->st.chip[v];
+ * message, its buffer occupied while it is blocked. An assigned channel whose wire carries
+ * neither a flit's chunk nor an end code is waiting: the share of util that blocking costs. The
+ * wire and the receiver's stop come from the eval's outputs. */
+static void chip_sample(sim_t *s, uint32_t v, int win, int win_adapt) {
+  const mp1_chip_ev_t *ev = &s->ev.chip[v];
   chip_t *cp = &s->chip[v];
-  uint32_t nbusy = 0, hold = 0;
+  uint32_t nbusy = 0, hold = 0, adapt = 0, adapt_buf = 0, drops = ev->drop, strays = ev->stray;
   for (uint32_t p = 0; p < MP1_CHIP_PLANES; p++) {
-    const mp1_plane_state_t *pl = &c->pl[p];
-    const mp1_rm_regs_t *a = &pl->rmx.r, *b = &pl->rmy.r;
+    const mp1_plane_ev_t *pe = &ev->pl[p];
+    const mp1_rm_ev_t *a = &pe->rmx, *b = &pe->rmy;
+    drops += a->drop + b->drop;
+    strays += a->stray + b->stray;
     if (win) {
-      nbusy += (a->f_val || a->b_val) + (b->f_val || b->b_val);
-      const mp1_rm_cfg_t rc = {s->awf};
-      hold += rm_blocked(&rc, &pl->rmx) + rm_blocked(&rc, &pl->rmy);
+      nbusy += a->busy + b->busy;
+      hold += a->blocked + b->blocked;
     }
-    /* an unowned wire is 000 (mp1_plane_out_dat), so only a flit still in its framing needs
-     * looking at */
-    if (!(pl->arbx_own | pl->arby_own) && !((cp->ch_own >> (2 * p)) & 3u) &&
+    if (win_adapt) {
+      adapt += a->adapt + b->adapt;
+      adapt_buf += a->adapt_buf + b->adapt_buf;
+    }
+    /* an unowned wire is 000, so only a flit still in its framing needs looking at */
+    if (!(pe->own[0] | pe->own[1]) && !((cp->ch_own >> (2 * p)) & 3u) &&
         !(cp->ch_pos[2 * p] | cp->ch_pos[2 * p + 1]))
       continue;
     for (uint32_t d = 0; d < 2; d++) {
-      const uint32_t j = 2 * p + d, own = d ? pl->arby_own : pl->arbx_own;
+      const uint32_t j = 2 * p + d, own = pe->own[d];
       const uint32_t bit = 1u << j, ix = v * 8 + j;
       const uint32_t pos = cp->ch_pos[j];
       /* the chunk on the channel (000 with no owner; the fork's Y gating included) */
@@ -545,28 +508,27 @@ static void chip_sample(sim_t *s, uint32_t v, int win) {
         s->ch_pend[ix] = 0;
       }
       if (!own) continue;
-      if (mp1_arb_eom(d ? pl->arby_pos : pl->arbx_pos, w)) cp->ch_eom |= (uint8_t)bit;
+      if ((pe->eom >> d) & 1u) cp->ch_eom |= (uint8_t)bit;
       if (!(cp->ch_own & bit)) {
         cp->ch_own |= (uint8_t)bit;
         s->ch_pend[ix] = own << 30;
       }
       if (win) s->ch_pend[ix]++;
-      if (!(cp->ch_live & bit)) {
-        /* owner 1: the machine of this dimension going straight; 2: the other one turning; their
-         * front message F sends (docs/mp1_draft4.md §3) */
-        const mp1_rm_regs_t *rm = (own == 1) == (d == 0) ? a : b;
-        const uint32_t k = own == 1 ? MP1_RM_ST : MP1_RM_OT;
-        const uint32_t live = own == 3 || (rm->f_val && ((rm->f_route >> k) & 1u));
-        if (live) {
-          cp->ch_live |= (uint8_t)bit;
-          if (win && s->ch_cross) s->ch_cross[ix]++;
-        }
+      if (!(cp->ch_live & bit) && ((pe->live >> d) & 1u)) {
+        cp->ch_live |= (uint8_t)bit;
+        if (win && s->ch_cross) s->ch_cross[ix]++;
       }
     }
   }
+  s->drops += drops;
+  s->strays += strays;
   if (win) {
     s->nbusy += nbusy;
     s->hold += hold;
+  }
+  if (win_adapt) {
+    s->adapt += adapt;
+    s->adapt_buf += adapt_buf;
   }
 }
 
@@ -585,6 +547,7 @@ static void sim_free(sim_t *s) {
   mp1_mesh_free(&s->st, &s->nx);
   free(s->in);
   free(s->out);
+  free(s->ev.chip);
   free(s->node);
   free(s->chip);
   free(s->m);
@@ -593,24 +556,6 @@ static void sim_free(sim_t *s) {
   free(s->ch_cross);
   free(s->ch_pend);
   free(s->ch_wait);
-}
-
-static uint64_t chip_drops(const mp1_chip_state_t *c) {
-  uint64_t d = c->r.cnt_sel_bad + c->r.cnt_inj_drop;
-  for (uint32_t k = 0; k < 8; k++) {
-    const mp1_rm_regs_t *r = &rm_of(c, k)->r;
-    d += r->cnt_bad_code + r->cnt_bad_addr + r->cnt_bad_long + r->cnt_cut;
-  }
-  return d;
-}
-
-/* Strays (docs/mp1_draft4.md §4.6): end codes or segments no message could take, among them a
- * segment discarded for want of a slot, which a sender honouring stop never causes. Not in
- * chip_drops: a stray is no message of its own. */
-static uint64_t chip_strays(const mp1_chip_state_t *c) {
-  uint64_t d = c->r.cnt_inj_stray;
-  for (uint32_t k = 0; k < 8; k++) d += rm_of(c, k)->r.cnt_stray;
-  return d;
 }
 
 /* The run stops at a broken buffer invariant (docs/mp1_sim.md §4): a fault of the model, reported
@@ -677,6 +622,7 @@ static int sim_setup(sim_t *s, const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_re
                     "needs about %.1f GiB)", mc.kx, mc.ky, gib);
   s->in = calloc(nc, sizeof *s->in);
   s->out = calloc(nc, sizeof *s->out);
+  s->ev.chip = calloc(nc, sizeof *s->ev.chip);
   s->node = calloc(n, sizeof *s->node);
   s->chip = calloc(nc, sizeof *s->chip);
   s->ch_busy = calloc((size_t)nc * 8, sizeof *s->ch_busy);
@@ -684,7 +630,7 @@ static int sim_setup(sim_t *s, const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_re
   if (chan) s->ch_cross = calloc((size_t)nc * 8, sizeof *s->ch_cross);
   s->ch_pend = calloc((size_t)nc * 8, sizeof *s->ch_pend);
   s->ch_wait = calloc((size_t)nc * 8, sizeof *s->ch_wait);
-  if (!s->in || !s->out || !s->node || !s->chip || !s->ch_busy || !s->ch_dead ||
+  if (!s->in || !s->out || !s->ev.chip || !s->node || !s->chip || !s->ch_busy || !s->ch_dead ||
       (chan && !s->ch_cross) || !s->ch_pend || !s->ch_wait) {
     sim_free(s);
     return net_fail(err, errlen, "out of memory (the run needs about %.1f GiB)", gib);
@@ -702,6 +648,11 @@ static int sim_setup(sim_t *s, const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_re
   s->sync = c->mode == MP1_MODE_SYNC;
   s->w0 = s->sync ? 0 : c->warmup;
   s->w1 = s->sync ? UINT64_MAX : c->warmup + c->measure;
+  /* The adaptations were taken from the machines' 16-bit counters in snapshots every 4096 cycles
+   * from w0, whose period test also fired below w0 (unsigned t - w0), so they counted the
+   * warm-up's cycles before w0 - 4096 as well. Kept so that every figure stays as main's
+   * (adapt_per_msg, adapt_buf_per_msg); a_end = 0 counts the window alone. */
+  s->a_end = s->w0 > 4096 ? s->w0 - 4096 : 0;
   s->gen_end = s->sync ? 1 : c->warmup + c->measure;
   s->t_end = s->sync ? c->drain : s->gen_end + c->drain;
   for (uint32_t i = 0; i < n; i++) {
@@ -786,16 +737,12 @@ static uint32_t sim_interfaces(sim_t *s, uint64_t t) {
   return NIL;
 }
 
-/* mp1_mesh_clock chip by chip, each chip's measurements from its registers (this cycle's state,
- * which the eval left as it was) taken just before its clock edge: its state is then read once
- * per cycle from afar, not twice. The measurements share nothing with the interfaces, so their
- * order does not matter. */
+/* Every chip's measurements from this cycle's events, then the clock edge. The measurements
+ * share nothing with the interfaces, so their order does not matter. */
 static void sim_clock(sim_t *s, uint64_t t) {
-  const int win = in_window(s, t);
-  for (uint32_t v = 0; v < s->nc; v++) {
-    chip_sample(s, v, win);
-    mp1_chip_clock(&s->st.chip[v], &s->nx.chip[v]);
-  }
+  const int win = in_window(s, t), win_adapt = win || t < s->a_end;
+  for (uint32_t v = 0; v < s->nc; v++) chip_sample(s, v, win, win_adapt);
+  mp1_mesh_clock(&s->st, &s->nx);
 }
 
 /* The channels' window sums as utilisations (004 §4.2: a channel is in use while assigned). */
@@ -827,10 +774,12 @@ static void sim_figures(sim_t *s, uint64_t t) {
   const uint64_t wlen = s->sync ? t : (t < s->w1 ? (t > s->w0 ? t - s->w0 : 0) : c->measure);
   const double W = wlen ? (double)wlen : 1.0;
   for (uint32_t i = 0; i < n; i++) r->in_queue += s->node[i].qn + (s->node[i].cur != NIL);
-  for (uint32_t v = 0; v < s->nc; v++) {
-    r->net_dropped += chip_drops(&s->st.chip[v]);
-    r->net_stray += chip_strays(&s->st.chip[v]);
-  }
+  /* drops: messages no one could take (bad codes, addresses and lengths, cut segments, bad
+   * selections, injection drops); strays (docs/mp1_draft4.md §4.6): end codes or segments no
+   * message could take, a segment discarded for want of a slot among them, which a sender
+   * honouring stop never causes; a stray is no message of its own */
+  r->net_dropped += s->drops;
+  r->net_stray += s->strays;
   r->in_network = s->m_live - r->in_queue;
   const double dn = r->w_delivered ? (double)r->w_delivered : 1.0;
   r->lat_mean = s->lat_sum / dn;
@@ -868,15 +817,12 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
   if (mp1_sim_cfg_check(c, err, errlen)) return -1;
   sim_t S, *s = &S;
   if (sim_setup(s, c, seed, r, chan, err, errlen)) return -1;
-  int oom = 0, adapt_end = 0;
+  int oom = 0;
   uint32_t broken = NIL; /* the chip whose err stopped the run */
   uint64_t t;
   const uint64_t tick = s->t_end / 100 + 1;
   for (t = 0; t < s->t_end; t++) {
     if (cb && t % tick == 0) cb(cb_ctx, (double)t / (double)s->t_end);
-    if (t == s->w0) adapt_take(s, 0);
-    else if (t < s->w1 && (t - s->w0) % 4096 == 0) adapt_take(s, 1);
-    if (t == s->w1) adapt_take(s, 1), adapt_end = 1;
     const int ctl = sim_control(s, t);
     if (ctl > 0) break;
     if (ctl < 0 || sim_sources(s, t)) {
@@ -884,7 +830,7 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
       t++; /* the loop's increment, as the cycle ended */
       break;
     }
-    mp1_mesh_eval(&s->st.cfg, &s->st, s->in, s->out, &s->nx, NULL);
+    mp1_mesh_eval(&s->st.cfg, &s->st, s->in, s->out, &s->nx, &s->ev);
     broken = sim_interfaces(s, t);
     if (broken != NIL) break;
     sim_clock(s, t);
@@ -894,7 +840,6 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
     sim_free(s);
     return rc;
   }
-  if (!adapt_end && t > s->w0) adapt_take(s, 1);
   chan_flush(s);
   if (cb) cb(cb_ctx, 1.0);
   if (oom) {
@@ -913,6 +858,7 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
 size_t mp1_sim_bytes_per_node(const mp1_sim_cfg_t *c) {
   const size_t per = c->torus ? 4 : 1;
   return per * (sizeof(mp1_chip_state_t) + sizeof(mp1_chip_next_t) + sizeof(mp1_mesh_in_t) +
-                sizeof(mp1_mesh_out_t) + sizeof(chip_t) + 8 * 4 * sizeof(uint32_t)) +
+                sizeof(mp1_mesh_out_t) + sizeof(mp1_chip_ev_t) + sizeof(chip_t) +
+                8 * 4 * sizeof(uint32_t)) +
          sizeof(node_t);
 }
