@@ -838,7 +838,7 @@ TEST_PARTS := \
   dslink:unit:unit-dslink           dslink:unit:unit-dslink_figures   mp1_rm:unit:unit-mp1_rm \
   mp1_mesh:unit:unit-mp1_mesh       mp1_sim:unit:unit-mp1_sim         mp1_sim:unit:unit-net_traffic \
   c104:unit:unit-c104               c104_net:unit:unit-c104_net       t9k_node:unit:unit-t9k_node \
-  madpost:unit:unit-cli \
+  madpost:unit:unit-cli             contract:unit:unit-contract \
   mp1_sim:unit:unit-net_input \
   $(foreach b,$(LINT_BLOCKS),$(b):lint:lint-$(b)) $(foreach b,$(PORT_BLOCKS),$(b):ports:ports-$(b))
 # What several parts share, built once before they start side by side.
