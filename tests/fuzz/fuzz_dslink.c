@@ -123,7 +123,7 @@ static void fuzz_cfg(uint8_t b, dslink_cfg_t *cfg) {
   }
 }
 
-/* The block's calls, in one place (the block API is being changed on another branch). */
+/* The block's calls, in one place. */
 static int dut_cycle(const dslink_cfg_t *cfg, dslink_state_t *st, const dslink_in_t *in,
                      dslink_out_t *out, dslink_next_t *nx, dslink_ev_t *ev) {
   const int rc = dslink_eval(cfg, st, in, out, nx, ev);

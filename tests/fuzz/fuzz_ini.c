@@ -38,7 +38,7 @@ static int write_input(const uint8_t *data, size_t size) {
   return fclose(f) || n != size ? -1 : 0;
 }
 
-/* The library calls, in one place (the API is being changed on another branch). */
+/* The library calls, in one place. */
 static void load_and_use(void) {
   mp1_sim_cfg_t c;
   char err[400] = "";

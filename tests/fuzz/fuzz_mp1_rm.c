@@ -16,6 +16,8 @@
 
 #include <madpost/mp1_rm.h>
 
+#include "../../cmodel/mp1_int.h" /* mp1_rm_eval_full and mp1_rm_settled (not public) */
+
 /* Cycles allowed after the abort: every copy sends one chunk a cycle, and the buffer holds
    MP1_RM_BUF chunks of at most two messages; 4x that is ample. */
 enum { DRAIN_CYCLES = 4 * MP1_RM_BUF + 64 };
@@ -44,8 +46,8 @@ static void sender_track(sender_t *s, uint32_t chunk, uint32_t stop_q) {
   }
 }
 
-/* The block's calls, in one place (the block API is being changed on another branch). */
-static void dut_reset(mp1_rm_state_t *st) { mp1_rm_reset(st); }
+/* The block's calls, in one place. */
+static void dut_reset(const mp1_rm_cfg_t *cfg, mp1_rm_state_t *st) { mp1_rm_reset(cfg, st); }
 
 /* One cycle: eval both ways, compare, clock. */
 static void dut_cycle(const mp1_rm_cfg_t *cfg, mp1_rm_state_t *st, const mp1_rm_in_t *in,
@@ -54,8 +56,8 @@ static void dut_cycle(const mp1_rm_cfg_t *cfg, mp1_rm_state_t *st, const mp1_rm_
   mp1_rm_out_t of;
   memset(&nx, 0, sizeof nx);
   memset(&nf, 0, sizeof nf);
-  mp1_rm_eval(cfg, st, in, out, &nx);
-  mp1_rm_eval_full(cfg, st, in, &of, &nf);
+  mp1_rm_eval(cfg, st, in, out, &nx, NULL);
+  mp1_rm_eval_full(cfg, st, in, &of, &nf, NULL);
   if (memcmp(out, &of, sizeof of)) fail("mp1_rm_eval and mp1_rm_eval_full: outputs differ", c);
   mp1_rm_state_t sf = *st;
   mp1_rm_clock(st, &nx);
@@ -106,7 +108,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   in.neg = (data[0] >> 1) & 1u, in.oneg = (data[0] >> 2) & 1u;
   in.edge = (data[0] >> 3) & 1u, in.oedge = (data[0] >> 4) & 1u;
   static mp1_rm_state_t st;
-  dut_reset(&st);
+  dut_reset(&cfg, &st);
   mp1_rm_out_t out;
   memset(&out, 0, sizeof out);
   sender_t snd = {0, 0, 0, 0};
