@@ -1,0 +1,59 @@
+# MP1 mesh (docs/mp1_sim.md §7): a KX x KY mesh of MP1 chips, RTL against C; as variants the
+# unrolled torus and two-flit address words. Read by the Makefile (settings: its "Blocks"
+# section); the chip's RTL and the MP1 seeds are in tb/mp1_chip.mk and tb/mp1_rm.mk.
+
+MP1_MESH_RTL    ?= $(MP1_CHIP_RTL) rtl/mp1_mesh.sv
+MESH_KX         ?= 4
+MESH_KY         ?= 4
+# 0: a mesh; k: the unrolled torus of docs/mp1_sim.md §7 (chip numbers by level), e.g. 2 on 4x4
+MESH_LVK        ?= 0
+MP1_MESH_SEEDS  ?= 1 2 3
+MP1_MESH_CYCLES ?= 50000
+AWF2_MESH_SEEDS ?= 1 2
+
+# The network's Verilator options (tb/network.vlt: the chip kept a module of its own): see
+# NET_VFLAGS in the Makefile. $(call mp1_mesh_vflags,KX,KY,LVK,AWF), $(call mp1_mesh_cflags,...)
+mp1_mesh_vflags = -GKX=$(1) -GKY=$(2) -GLVKX=$(3) -GLVKY=$(3) +define+MP1_CHIP_MODULE=$(MP1_CHIP_TOP) \
+                  $(call mp1_awf_vflags,$(4)) $(NET_VFLAGS)
+mp1_mesh_cflags = -DMESH_KX=$(1) -DMESH_KY=$(2) -DMESH_LVKX=$(3) -DMESH_LVKY=$(3) \
+                  -DLOCKSTEP_CMP_REGS=$(MP1_CHIP_CMP_REGS) -DMP1_AWF=$(4)
+
+mp1_mesh.rtl      = $(MP1_MESH_RTL)
+mp1_mesh.top      = mp1_mesh
+mp1_mesh.prefix   = Vmp1_mesh
+mp1_mesh.tb       = tb/mp1_mesh_lockstep.cpp
+mp1_mesh.deps     = $(MP1_TB_DEPS) tb/network.vlt
+mp1_mesh.vflags   = $(call mp1_mesh_vflags,$(MESH_KX),$(MESH_KY),$(MESH_LVK),$(MP1_AWF))
+mp1_mesh.cflags   = $(call mp1_mesh_cflags,$(MESH_KX),$(MESH_KY),$(MESH_LVK),$(MP1_AWF))
+mp1_mesh.seeded   = random
+mp1_mesh.runs     = $(call mp1_runs,$(MP1_MESH_SEEDS),$(MP1_MESH_CYCLES))
+mp1_mesh.variants = torus awf2
+mp1_mesh.mutants  = tb/mp1_mesh_mutants.txt
+mp1_mesh.mut_runs = $(call mp1_runs,1 2 3 4,20000)
+mp1_mesh.cov_rtl  = tb/cov/mp1_rm_cov.sv tb/cov/mp1_plane_cov.sv tb/cov/mp1_chip_cov.sv
+# Sixteen chips with toggle coverage are too large a build for what it is worth (mp1_chip
+# measures the toggles of the same RTL): line and user coverage only.
+mp1_mesh.cov_kind = --coverage-line --coverage-user
+
+# The unrolled torus (docs/mp1_sim.md §7): a 4x4 mesh whose chips are numbered as the four levels
+# of a 2x2 torus, random traffic from every chip to every chip. Random runs only, as before this
+# file: the directed cases are the mesh's, run by test-mp1_mesh (a time choice, not a known
+# failure).
+mp1_mesh-torus.vflags = $(call mp1_mesh_vflags,4,4,2,$(MP1_AWF))
+mp1_mesh-torus.cflags = $(call mp1_mesh_cflags,4,4,2,$(MP1_AWF))
+mp1_mesh-torus.skip   = all
+mp1_mesh-torus.lint   = -GKX=4 -GKY=4 -GLVKX=2 -GLVKY=2 +define+MP1_CHIP_MODULE=$(MP1_CHIP_TOP)
+
+mp1_mesh-awf2.vflags = $(call mp1_mesh_vflags,$(MESH_KX),$(MESH_KY),$(MESH_LVK),2)
+mp1_mesh-awf2.cflags = $(call mp1_mesh_cflags,$(MESH_KX),$(MESH_KY),$(MESH_LVK),2)
+mp1_mesh-awf2.runs   = $(call mp1_runs,$(AWF2_MESH_SEEDS),$(AWF2_CYCLES))
+# lint: a large, not square mesh at AWF 2
+mp1_mesh-awf2.lint   = -GKX=40 -GKY=3 -GAWF=2 +define+MP1_CHIP_MODULE=$(MP1_CHIP_TOP)
+
+# Yosys mutants of the network module alone (the wiring between chips; the chip RTL kept as RTL).
+mp1_mesh.ymut_mod  = mp1_mesh
+mp1_mesh.ymut_mods = mp1_mesh
+mp1_mesh.ymut_rtl  = rtl/mp1_mesh.sv
+mp1_mesh.ymut_set  = chparam -set KX $(MESH_KX) -set KY $(MESH_KY) mp1_mesh
+mp1_mesh.ymut_wp   = parameter int unsigned KX = 4, parameter int unsigned KY = 4, parameter int unsigned LVKX = 0, parameter int unsigned LVKY = 0, parameter int AWF = 1
+mp1_mesh.ymut_lib  = $(MP1_CHIP_RTL)
