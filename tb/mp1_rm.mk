@@ -35,7 +35,7 @@ mp1_rm.seeded   = random
 # edge_over: a draft-3 timing case (docs/mp1.md §8.9) the Makefile's list dropped with draft 4
 # (commit dd49401: the stop rule now holds its second segment back, fill_occ drives the buffer
 # instead) but the bench kept; it fails on this RTL ("turns 0, expected 3"). Left to the bench's
-# owner (fix the case or remove it), reported in issue 15.
+# owner (fix the case or remove it).
 mp1_rm.skip     = edge_over
 mp1_rm.runs     = $(call mp1_runs,$(MP1_SEEDS),$(MP1_CYCLES))
 mp1_rm.variants = awf2
