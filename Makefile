@@ -53,6 +53,7 @@ help:
 	@echo "                into build/ymut/BLOCK/ (mutants-yosys-all: every block; not in make test)"
 	@echo "make mutants-yosys-rescore BLOCK=...   the last run's survivors through the bench as it is now"
 	@echo "make soak       long random lockstep runs (SOAK_CYCLES, SOAK_SEEDS)"
+	@echo "make fuzz       each libFuzzer target of tests/fuzz/ for FUZZ_SECONDS (600) (make fuzz-TARGET: one, 30 s)"
 	@echo "make coverage   every lockstep under Verilator coverage with the tb/cov/ coverpoints, into"
 	@echo "               docs/coverage.md (make coverage-<block>: one block; not in make test)"
 	@echo "make bench      speed of the DS-Link model and lockstep, of the MP1 mesh model, and of the"
@@ -425,6 +426,18 @@ run: deps
 	$(BUILD)/madpost hop --mesh 4x4 --src 0,0 --dst 3,2 --len 4
 	$(BUILD)/madpost sim --mesh 8x8 --routing adaptive --load 30 --seeds 2
 
+# ---- libFuzzer targets (tests/fuzz/README.md): clang, ASan + UBSan, into build/fuzz/ -----------
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+# make fuzz: every target for FUZZ_SECONDS each; make fuzz-TARGET (a make test part): one target
+# for FUZZ_SMOKE_SECONDS from its committed corpus.
+FUZZ_SECONDS       ?= 600
+FUZZ_SMOKE_SECONDS ?= 30
+.PHONY: fuzz
+fuzz: deps
+	@for t in $(FUZZ_TARGETS); do scripts/fuzz.sh $$t $(FUZZ_SECONDS) || exit 1; done
+fuzz-%: FORCE
+	@scripts/fuzz.sh $* $(FUZZ_SMOKE_SECONDS)
+
 # `make test`: every part of every block, two at a time, longest first, each part's whole output
 # kept in build/log/<target>.log (scripts/logged.sh), a failing part not stopping the others;
 # then the table of block x part (scripts/test_report.sh). Entries are row:part:target (the row
@@ -447,6 +460,8 @@ TEST_PARTS := \
   mp1_mesh:unit:unit-mp1_mesh       mp1_sim:unit:unit-mp1_sim         mp1_sim:unit:unit-net_traffic \
   c104:unit:unit-c104               c104_net:unit:unit-c104_net       t9k_node:unit:unit-t9k_node \
   madpost:unit:unit-cli             contract:unit:unit-contract       mp1_sim:unit:unit-net_input \
+  dslink:fuzz:fuzz-dslink           mp1_rm:fuzz:fuzz-mp1_rm           c104:fuzz:fuzz-c104 \
+  mp1_sim:fuzz:fuzz-ini             madpost:fuzz:fuzz-opt \
   $(foreach b,$(BLOCKS),$(b):lint:lint-$(b)) \
   $(foreach i,$(BUILD_IDS),$(if $($(i).ports),$(if $(findstring -awf2,$(i)),mp1_awf2,$(i)):ports:ports-$(i)))
 # What several parts share, built once before they start side by side.

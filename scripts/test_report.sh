@@ -5,7 +5,7 @@
 # usage: test_report.sh LOGDIR BLOCK:PART:TARGET ...
 set -uo pipefail
 dir=$1; shift
-parts=(unit lint synth ports lockstep mutants paper)
+parts=(unit lint synth ports lockstep mutants fuzz paper)
 declare -A cell_rc cell_s
 blocks=()
 fails=0; total=0

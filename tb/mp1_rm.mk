@@ -32,11 +32,6 @@ mp1_rm.deps     = $(MP1_TB_DEPS)
 mp1_rm.vflags   = $(call mp1_awf_vflags,$(MP1_AWF))
 mp1_rm.cflags   = -DLOCKSTEP_CMP_REGS=$(MP1_RM_CMP_REGS) -DMP1_AWF=$(MP1_AWF)
 mp1_rm.seeded   = random
-# edge_over: a draft-3 timing case (docs/mp1.md §8.9) the Makefile's list dropped with draft 4
-# (commit dd49401: the stop rule now holds its second segment back, fill_occ drives the buffer
-# instead) but the bench kept; it fails on this RTL ("turns 0, expected 3"). Left to the bench's
-# owner (fix the case or remove it).
-mp1_rm.skip     = edge_over
 mp1_rm.runs     = $(call mp1_runs,$(MP1_SEEDS),$(MP1_CYCLES))
 mp1_rm.variants = awf2
 mp1_rm.synth    = yes

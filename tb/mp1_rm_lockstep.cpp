@@ -212,24 +212,6 @@ std::vector<RmMsg> adapt_sweep_msgs() {
   return v;
 }
 
-// edge_over: the turned copy's return to a1's word (docs/mp1.md §8.6.6) past the lead window's
-// edge (§8.9), without reaching the open point itself. An adaptive message of a 9-flit segment
-// (stop still low behind it) and a full one, straight held throughout, the other dimension held
-// until wp reaches 117 .. 119 while the full segment streams in: the turn's copy starts about 120
-// chunks behind wp (its first chunk, a2's word at 3 AWF, is written), and after a2's word it goes
-// back to a1's at 0, 122 .. 124 chunks behind, where its unread chunks read as a lead (u = 0) for
-// three cycles: occupancy 0 while it reads and chunks are written, stop low. The full segment
-// has ended before stop is seen, so nothing is overwritten. (Held until the whole full segment
-// is in, the copy's first chunk itself reads as a lead and the machine waits in HOLD for ever:
-// the open point of §8.9, not provoked here.) For AWF = 1; at AWF = 2 a plain adaptive case.
-std::vector<RmMsg> edge_over_msgs() {
-  std::vector<RmMsg> v;
-  for (uint32_t n = 117; n < 120; n++)
-    v.push_back(RmMsg{{seg_n({cf(1, 9), cf(2, 7)}, 9, 1), seg_n({}, 32, 1), seg({}, 2, 1)},
-                      4, 4, 0, 0, 2u, kAtWp | n});
-  return v;
-}
-
 // counters: more events than a counter's low byte holds (docs/mp1.md §8.2): 130 stray codes, 260
 // dead flits, 131 over-long messages (130 cut broadcasts and, after the 70th, one long segment
 // while straight is held, in HOLD), 260 buffered adaptations (straight held, a header-only
@@ -517,18 +499,6 @@ std::vector<RmCase> rm_cases() {
   v.push_back(back_long_case());
   v.push_back(edge_bad_case());
   v.push_back(err_case());
-#if MP1_AWF == 1
-  // Timed for one-flit words: at AWF 2 a1's word is two flits and the same holds put the copy's
-  // start at other distances, inside the §8.9 window where both models stall (docs/mp1.md §8.9),
-  // so the case exists at AWF 1 only (the Makefile's RM_DIRECTED_AWF2 leaves it out).
-  {
-    RmCase c{"edge_over", "a turned copy back at a1's word 122 .. 124 chunks behind wp", {}, 1u,
-             ~0ull, [](const mp1_rm_regs_t &r) { return eqs("turns", r.cnt_adapt, 3); }};
-    c.msgs = edge_over_msgs();
-    c.cycles = 40000;
-    v.push_back(c);
-  }
-#endif
   v.push_back(sweep("fill_edge", "each copy starts 15 .. 1 chunks below the lead window's edge",
                     fill_edge_msgs(), 40000, nullptr));
   v.push_back(sweep("addr_sweep", "a1 2 below .. 2 above the node, every position, both ways",
