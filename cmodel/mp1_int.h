@@ -38,14 +38,19 @@ static inline int mp1_rm_settled(const mp1_rm_state_t *st) {
           q->cs_pb | q->stop | q->st_dat | q->ot_dat | q->rc_dat | q->pb_dat) == 0;
 }
 
-static inline void mp1_rm_eval_quiet(const mp1_rm_state_t *st, mp1_rm_out_t *out,
-                                     mp1_rm_next_t *nx, mp1_rm_ev_t *ev) {
-  const mp1_rm_regs_t *q = &st->r;
+/* The outputs that are registers (stop and the four output wires), for both evals. */
+static inline void mp1_rm_reg_outputs(const mp1_rm_regs_t *q, mp1_rm_out_t *out) {
   out->in_stop = q->stop;
   out->st_dat = q->st_dat;
   out->ot_dat = q->ot_dat;
   out->rc_dat = q->rc_dat;
   out->pb_dat = q->pb_dat;
+}
+
+static inline void mp1_rm_eval_quiet(const mp1_rm_state_t *st, mp1_rm_out_t *out,
+                                     mp1_rm_next_t *nx, mp1_rm_ev_t *ev) {
+  const mp1_rm_regs_t *q = &st->r;
+  mp1_rm_reg_outputs(q, out);
   out->st_req = out->ot_req = out->rc_req = out->pb_req = 0;
   out->err = 0;
   if (ev)

@@ -689,11 +689,7 @@ void mp1_rm_eval_full(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st, const m
   commit(&x);
   stop_next(x.A, x.d);
   const mp1_rm_regs_t *q = &st->r;
-  out->in_stop = q->stop;
-  out->st_dat = q->st_dat;
-  out->ot_dat = q->ot_dat;
-  out->rc_dat = q->rc_dat;
-  out->pb_dat = q->pb_dat;
+  mp1_rm_reg_outputs(q, out);
   out->st_req = x.req[MP1_RM_ST];
   out->ot_req = x.req[MP1_RM_OT];
   out->rc_req = x.req[MP1_RM_RC];

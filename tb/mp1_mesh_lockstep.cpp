@@ -252,9 +252,8 @@ std::string eq_err(const char *what, uint64_t got, uint64_t want) {
   return std::string(what) + ": " + std::to_string(got) + ", expected " + std::to_string(want);
 }
 
-std::vector<Case> directed_cases() {
-  std::vector<Case> v;
-  static_assert(MESH_KX >= 4 && MESH_KY >= 4, "the directed cases need at least a 4x4 mesh");
+// Routes: point to point, dead flits, adaptive and static, segments, broadcasts.
+void route_cases(std::vector<Case> &v) {
   {
     auto m = with({cf(0, 3), cf(2, 2)}, 4, 0x10);
     v.push_back({"p2p", "point to point, static, X then Y: one delivery, intact",
@@ -309,6 +308,10 @@ std::vector<Case> directed_cases() {
                    return eq_err("cut broadcasts", total(s, &mp1_rm_regs_t::cnt_bad_long), 2);
                  }, {}, 0});
   }
+}
+
+// Piggy-back, bad flits, every output, reception refused.
+void piggy_and_edge_cases(std::vector<Case> &v) {
   {
     auto m = with({cf(3, 1), cf(2, 3)}, 2, 0x90);
     v.push_back({"piggy_intra", "consumed at (1,0), sent on straight as a new message to (3,0)",
@@ -365,6 +368,13 @@ std::vector<Case> directed_cases() {
                  {{0, 0, 1, 0, 0, a, 0}, {0, 1, 0, 0, 1, b, 0}},
                  {{1, 1, tail(a, kA)}, {1, 1, tail(b, kA)}}, nullptr, {}, 300});
   }
+}
+
+std::vector<Case> directed_cases() {
+  std::vector<Case> v;
+  static_assert(MESH_KX >= 4 && MESH_KY >= 4, "the directed cases need at least a 4x4 mesh");
+  route_cases(v);
+  piggy_and_edge_cases(v);
   return v;
 }
 

@@ -337,8 +337,8 @@ RmCase err_case() {
 }
 
 // The machine sits at pos 4 (opos 4), + direction, not at an edge (sweep cases: per message).
-std::vector<RmCase> rm_cases() {
-  std::vector<RmCase> v;
+// One behaviour each (docs/mp1.md §8): routes, codes, bad input, strays.
+void basic_cases(std::vector<RmCase> &v) {
   v.push_back({"pass", "no match: cut through straight, one cycle per chunk",
                {seg({cf(2, 9)}, 2, 4)}, 0, 0,
                [](const mp1_rm_regs_t &r) { return eqs("dead", r.cnt_dead, 0); }});
@@ -393,7 +393,10 @@ std::vector<RmCase> rm_cases() {
                  return eqs("stray", r.cnt_stray, 0) + eqs("cut", r.cnt_cut, 0) +
                         eqs("dead", r.cnt_dead, 0);
                }});
-  // ---- Draft 4 (docs/mp1_draft4.md): timing on the wire, each checked against the document.
+}
+
+// Draft 4 (docs/mp1_draft4.md): timing on the wire, each checked against the document.
+void timing_cases(std::vector<RmCase> &v) {
   auto starts = [](const Trace::Stream &v) { return Trace::starts(v); };
   // A: the back message enters once the front one resumes, not before; a third waits behind it;
   // each follows the previous message's EOM on the output with one idle chunk (§5.6).
@@ -450,6 +453,10 @@ std::vector<RmCase> rm_cases() {
     }
     return e;
   };
+}
+
+// Draft 4: adaptation against stop (§7.1), the buffer near its bound (§6), broadcast copies (D).
+void stop_cases(std::vector<RmCase> &v) {
   // F5a: straight owned but stopped is blocked: the adaptive message turns (§7.1).
   {
     RmCase c{"adapt_stop", "straight owned, its stop high: an adaptive message turns",
@@ -493,6 +500,10 @@ std::vector<RmCase> rm_cases() {
     if (Trace::first(t.out[1]) < 80) e += "ot started while held; ";
     return e;
   };
+}
+
+// The Yosys mutants' escapes and the sweeps (many messages, one at a time).
+void sweep_cases(std::vector<RmCase> &v) {
   // Escapes of the Yosys mutants of draft 4 (docs/coverage.md): back messages ended while they
   // wait, routes into a missing output, the invariant's flag.
   v.push_back(back_bcast_cut_case());
@@ -526,6 +537,14 @@ std::vector<RmCase> rm_cases() {
   v.push_back(sweep("adapt_walk", "the adapt_sweep case, its counters walked through every carry",
                     adapt_sweep_msgs(), 40000, nullptr));
   v.back().walk = true;
+}
+
+std::vector<RmCase> rm_cases() {
+  std::vector<RmCase> v;
+  basic_cases(v);
+  timing_cases(v);
+  stop_cases(v);
+  sweep_cases(v);
   return v;
 }
 
