@@ -17,7 +17,7 @@ CFLAGS  ?=
 ALLCFLAGS := $(CWARN) $(OPT) -Iinclude $(CFLAGS)
 # inih reads the simulator's configuration files (docs/mp1_sim.md §5)
 LDLIBS  := -linih -lm
-SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SANFLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 CMODEL_SRC := $(wildcard cmodel/*.c cmodel/net/*.c)
 CMODEL_HDR := $(wildcard include/madpost/*.h cmodel/*.h cmodel/net/*.h)
