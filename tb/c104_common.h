@@ -15,7 +15,7 @@
 #include "verilated.h"
 
 #include <madpost/c104.h>
-#include <madpost/rng.h>
+#include <madpost/madpost_rng.h>
 #include "common/ports.h"
 #include "lockstep.h"
 
@@ -102,13 +102,13 @@ struct Ready {
   uint64_t stall_until = 0;
 
   // This cycle's ready, drawn from g.
-  uint32_t draw(rng_t *g, uint64_t cyc) {
+  uint32_t draw(madpost_rng_t *g, uint64_t cyc) {
     if (stall_until > cyc) return 0;
-    if (stall_pm && rng_chance(g, stall_pm, 100000)) {
-      stall_until = cyc + 1 + rng_below(g, 300);
+    if (stall_pm && madpost_rng_chance(g, stall_pm, 100000)) {
+      stall_until = cyc + 1 + madpost_rng_below(g, 300);
       return 0;
     }
-    return pct >= 100 ? 1u : (uint32_t)rng_chance(g, pct, 100);
+    return pct >= 100 ? 1u : (uint32_t)madpost_rng_chance(g, pct, 100);
   }
 };
 

@@ -42,13 +42,14 @@ constexpr uint32_t kBit012 = 0x7u, kBit0123 = 0xFu;
 
 void t_cfg(Tb &tb) {
   tb.peers_on_bit_ports();
-  rng_t *g = &tb.rng_;
+  madpost_rng_t *g = &tb.rng_;
   for (int run = 0; run < 2; run++) {
     c104_setup_t s;
     Plan pl;
     random_setup(g, &s, &pl, true);
-    for (uint32_t p = 0; p < kN; p++) s.port[p].del = rng_below(g, 4), s.port[p].rnd = rng_below(g, 2);
-    s.nint = rng_below(g, 64);
+    for (uint32_t p = 0; p < kN; p++)
+      s.port[p].del = madpost_rng_below(g, 4), s.port[p].rnd = madpost_rng_below(g, 2);
+    s.nint = madpost_rng_below(g, 64);
     tb.load(s);
     const c104_regs_t &r = tb.R();
     for (uint32_t p = 0; p < kN; p++) {
@@ -66,7 +67,8 @@ void t_cfg(Tb &tb) {
     tb.expect_eq(r.cfg_grp, s.grp, "cfg_grp (as written)");
     // unused addresses are ignored
     const c104_regs_t before = tb.R();
-    for (uint32_t a = 0x82; a < 0x100; a++) tb.write(a, (uint32_t)rng_next(g), tb.cyc_ + (a - 0x82));
+    for (uint32_t a = 0x82; a < 0x100; a++)
+      tb.write(a, (uint32_t)madpost_rng_next(g), tb.cyc_ + (a - 0x82));
     tb.run(0x100 - 0x82 + 2);
     bool same = true;
 #define X(n, c, w) \
@@ -883,23 +885,25 @@ void t_rr_sweep(Tb &tb) {
 // the directed cases do not reach one by one.
 void t_jam(Tb &tb) {
   load_direct(tb);
-  rng_t *g = &tb.rng_;
+  madpost_rng_t *g = &tb.rng_;
   uint32_t most = 0;
   for (uint32_t round = 0; round < 64; round++) {
     c104_setup_t s = direct_setup();
     s.rr = round & 1u;
     // Half the rounds about 16 groups, half about 4 (deeper queues).
-    s.grp = (uint32_t)(rng_next(g) >> 32) | 1u;
-    if (round & 2u) s.grp &= (uint32_t)(rng_next(g) >> 32) & (uint32_t)(rng_next(g) >> 32) | 1u;
+    s.grp = (uint32_t)(madpost_rng_next(g) >> 32) | 1u;
+    if (round & 2u)
+      s.grp &= (uint32_t)(madpost_rng_next(g) >> 32) & (uint32_t)(madpost_rng_next(g) >> 32) | 1u;
     tb.load(s);
     for (uint32_t p = 0; p < kN; p++) {
-      uint64_t at = tb.cyc_ + rng_below(g, 3);
+      uint64_t at = tb.cyc_ + madpost_rng_below(g, 3);
       for (uint32_t m = 0; m < 3; m++) {
-        std::vector<Tok> pk = {D(rng_below(g, kN)), D(p)};
-        for (uint32_t n = rng_below(g, 4); n > 0; n--) pk.push_back(D(rng_below(g, 256)));
+        std::vector<Tok> pk = {D(madpost_rng_below(g, kN)), D(p)};
+        for (uint32_t n = madpost_rng_below(g, 4); n > 0; n--)
+          pk.push_back(D(madpost_rng_below(g, 256)));
         pk.push_back(EOP);
         tb.send(p, at, pk);
-        at += 1 + rng_below(g, 8);
+        at += 1 + madpost_rng_below(g, 8);
       }
     }
     for (uint64_t k = 0; k < 400; k++) {

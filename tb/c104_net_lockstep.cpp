@@ -249,7 +249,7 @@ void t_bad(Net &n) {
 // A fault that couples two configuration bits (one flips the other) shows here whatever the real
 // tables hold, where a random run's table alone leaves most high bits of its entries at 0.
 void scramble_cfg(Net &n) {
-  auto r = [&n] { return (uint32_t)rng_next(&n.rng_); };
+  auto r = [&n] { return (uint32_t)madpost_rng_next(&n.rng_); };
   c104_setup_t x[kSw];
   for (c104_setup_t &c : x) {
     for (auto &p : c.port) p = {r(), r(), r(), r(), r(), r()};
@@ -267,41 +267,43 @@ void scramble_cfg(Net &n) {
 
 // The random runs' setup by mode (t_random), loaded, and every endpoint's source and readiness.
 void random_start(Net &n, uint32_t mode, c104_setup_t *su) {
-  rng_t *g = &n.rng_;
+  madpost_rng_t *g = &n.rng_;
   scramble_cfg(n);
-  n.hb_ = rng_below(g, 0x7C);
+  n.hb_ = madpost_rng_below(g, 0x7C);
   for (uint32_t s = 0; s < kSw; s++) {
     su[s] = net_setup(s, n.hb_, true);
-    su[s].rr = rng_below(g, 2);
+    su[s].rr = madpost_rng_below(g, 2);
     if (mode == 0) su[s].grp = ~((1u << 1) | (1u << 3));
     // Three switches in four: ports 6, 7 in the hunt group of 5, and either 10-19 in that of 9,
     // 21-25 in that of 20, 27-31 in that of 26, or 10 in that of 9, 12-19 in that of 11, 21-27 in
     // that of 20, 29-31 in that of 28 (local headers 16 s + 12..15 name 20, 11, 26, 28 in random
     // runs), so every token port is a sink as well as a source, and groups start at even and odd
     // ports, in a group's middle or at its head.
-    if (rng_chance(g, 3, 4))
+    if (madpost_rng_chance(g, 3, 4))
       su[s].grp = (su[s].grp & ~(0xFFFFFC00u | 3u << 6)) | 1u << 20 |
-                  (rng_chance(g, 1, 2) ? 1u << 26 : 1u << 11 | 1u << 28);
+                  (madpost_rng_chance(g, 1, 2) ? 1u << 26 : 1u << 11 | 1u << 28);
     // One other token port in four takes 2-byte headers (and no universal routing): its packets
     // stay in the switch, some with a header above 255 (the table's last entry: port 9's group).
-    for (uint32_t p = 10; p < kN; p++) su[s].port[p].hdr2 = rng_chance(g, 1, 4);
+    for (uint32_t p = 10; p < kN; p++) su[s].port[p].hdr2 = madpost_rng_chance(g, 1, 4);
     for (uint32_t p = 5; p < kN; p++) {
       if (su[s].port[p].hdr2) continue;
-      if (mode == 0 || (mode == 2 && rng_chance(g, 1, 2))) continue;
+      if (mode == 0 || (mode == 2 && madpost_rng_chance(g, 1, 2))) continue;
       su[s].port[p].rnd = 1;
-      const uint32_t a = rng_below(g, kSw), b = rng_below(g, kSw);
-      su[s].port[p].rlo = n.hb_ + kR0 + (rng_chance(g, 3, 4) ? 0 : std::min(a, b));
-      su[s].port[p].rhi = n.hb_ + kR0 + (rng_chance(g, 3, 4) ? kSw - 1 : std::max(a, b));
-      su[s].port[p].seed = rng_below(g, 0x10000);
+      const uint32_t a = madpost_rng_below(g, kSw), b = madpost_rng_below(g, kSw);
+      su[s].port[p].rlo = n.hb_ + kR0 + (madpost_rng_chance(g, 3, 4) ? 0 : std::min(a, b));
+      su[s].port[p].rhi = n.hb_ + kR0 + (madpost_rng_chance(g, 3, 4) ? kSw - 1 : std::max(a, b));
+      su[s].port[p].seed = madpost_rng_below(g, 0x10000);
     }
     // Any values where the switch does not look (§9.1, §11.2): the entries past cfg_nint, the
     // range and seed of an input without universal routing; the registers hold them all the same.
     for (uint32_t k = su[s].nint; k < 32; k++)
-      su[s].ival[k] = {rng_below(g, 0x10000), rng_below(g, 32), rng_below(g, 2)};
+      su[s].ival[k] = {madpost_rng_below(g, 0x10000), madpost_rng_below(g, 32),
+                       madpost_rng_below(g, 2)};
     for (uint32_t p = 0; p < kN; p++)
       if (!su[s].port[p].rnd)
-        su[s].port[p].rlo = rng_below(g, 0x10000), su[s].port[p].rhi = rng_below(g, 0x10000),
-        su[s].port[p].seed = rng_below(g, 0x10000);
+        su[s].port[p].rlo = madpost_rng_below(g, 0x10000),
+        su[s].port[p].rhi = madpost_rng_below(g, 0x10000),
+        su[s].port[p].seed = madpost_rng_below(g, 0x10000);
   }
   n.load(su);
   n.random_ = true;
@@ -309,15 +311,16 @@ void random_start(Net &n, uint32_t mode, c104_setup_t *su) {
   for (uint32_t e = 0; e < kEpN; e++) {
     Ep &x = n.ep_[e];
     x.gen.on = true;
-    x.gen.rate = e >= kEpA ? 20 + rng_below(g, 300) : 1 + rng_below(g, rng_chance(g, 1, 4) ? 150 : 40);
-    x.gen.maxlen = rng_chance(g, 1, 4) ? rng_below(g, 4) : 40;
-    x.gen.long_pm = rng_below(g, 30);
-    x.gen.bad_pm = rng_below(g, 60);
-    x.gen.stray_pm = rng_below(g, 20);
-    x.gen.gap_pct = rng_below(g, 50);
+    x.gen.rate = e >= kEpA ? 20 + madpost_rng_below(g, 300)
+                           : 1 + madpost_rng_below(g, madpost_rng_chance(g, 1, 4) ? 150 : 40);
+    x.gen.maxlen = madpost_rng_chance(g, 1, 4) ? madpost_rng_below(g, 4) : 40;
+    x.gen.long_pm = madpost_rng_below(g, 30);
+    x.gen.bad_pm = madpost_rng_below(g, 60);
+    x.gen.stray_pm = madpost_rng_below(g, 20);
+    x.gen.gap_pct = madpost_rng_below(g, 50);
     const uint32_t pcts[4] = {100, 90, 60, 30};
-    x.rdy.pct = pcts[rng_below(g, 4)];
-    x.rdy.stall_pm = rng_below(g, 40);
+    x.rdy.pct = pcts[madpost_rng_below(g, 4)];
+    x.rdy.stall_pm = madpost_rng_below(g, 40);
   }
 }
 
@@ -379,9 +382,9 @@ void t_random(Net &n) {
 void t_reset(Net &n) {
   c104_setup_t su[kSw];
   random_start(n, 1, su);
-  rng_t *g = &n.rng_;
+  madpost_rng_t *g = &n.rng_;
   for (uint32_t k = 0; k < 3; k++) {
-    n.run(1500 + rng_below(g, 2500));
+    n.run(1500 + madpost_rng_below(g, 2500));
     for (Ep &x : n.ep_) x.gen.on = false;  // sources resume once the network is configured again
     n.reset_all(k);
     n.load(su);

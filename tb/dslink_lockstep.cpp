@@ -542,19 +542,21 @@ struct Progress {
 };
 
 // One cycle's draws of the faulty stretch: wire faults, link_en toggles, resets, stalled users.
-void random_upsets(Tb &tb, rng_t &g) {
+void random_upsets(Tb &tb, madpost_rng_t &g) {
   for (int w = 0; w < 2; w++) {
     bench::WireFault &f = tb.fault_[w];
-    if (f.active() || !rng_chance(&g, 1, 3000)) continue;
+    if (f.active() || !madpost_rng_chance(&g, 1, 3000)) continue;
     f.start_random(&g, tb.cyc_, tb.e_[w].mo.d, tb.e_[w].mo.s);
   }
-  if (rng_chance(&g, 1, 200000)) tb.link_en_[rng_below(&g, 2)] ^= 1u;
-  if (rng_chance(&g, 1, 150000)) tb.reset_end((int)rng_below(&g, 2), rng_below(&g, 3));
+  if (madpost_rng_chance(&g, 1, 200000)) tb.link_en_[madpost_rng_below(&g, 2)] ^= 1u;
+  if (madpost_rng_chance(&g, 1, 150000))
+    tb.reset_end((int)madpost_rng_below(&g, 2), madpost_rng_below(&g, 3));
   // A user that stops reading for a while: the receive FIFO fills (to RxDepth, then the ERR
   // of a link reset on top) and stays full across the link's restart.
-  if (rng_chance(&g, 1, 30000)) tb.stall_until_[rng_below(&g, 2)] = tb.cyc_ + 200 + rng_below(&g, 3000);
+  if (madpost_rng_chance(&g, 1, 30000))
+    tb.stall_until_[madpost_rng_below(&g, 2)] = tb.cyc_ + 200 + madpost_rng_below(&g, 3000);
   for (int i = 0; i < 2; i++)
-    if (tb.link_en_[i] == 0 && rng_chance(&g, 1, 2000)) tb.link_en_[i] = 1;
+    if (tb.link_en_[i] == 0 && madpost_rng_chance(&g, 1, 2000)) tb.link_en_[i] = 1;
 }
 
 // After the drain: each flow's figures and checks (ok_before, bad_before: at the clean tail's
@@ -589,14 +591,14 @@ void random_report(Tb &tb, bool faults, const uint64_t *ok_before, const uint64_
 }
 
 void t_random(Tb &tb, bool faults) {
-  rng_t &g = tb.rng_;
+  madpost_rng_t &g = tb.rng_;
   for (int i = 0; i < 2; i++) {
-    tb.flow_[i].maxlen = 1 + rng_below(&g, 80);
+    tb.flow_[i].maxlen = 1 + madpost_rng_below(&g, 80);
     tb.flow_[i].longlen = 300;
-    tb.flow_[i].valid_pct = 30 + rng_below(&g, 71);
+    tb.flow_[i].valid_pct = 30 + madpost_rng_below(&g, 71);
     tb.flow_[i].abort_pm = faults ? 2 : 0;
   }
-  const uint32_t ready_pct = 40 + rng_below(&g, 61);
+  const uint32_t ready_pct = 40 + madpost_rng_below(&g, 61);
   const uint64_t total = tb.o_.cycles, tail = total / 5, fault_end = tb.cyc_ + total - tail;
   uint64_t resets = 0;
   Progress progress(tb.cyc_, total);

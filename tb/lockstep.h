@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include <madpost/rng.h>
-#include <madpost/vcd.h>
+#include <madpost/madpost_rng.h>
+#include <madpost/madpost_vcd.h>
 
 // A coverage build writes its data at the end of a run (cov_write below).
 #if VM_COVERAGE
@@ -89,20 +89,20 @@ void rtl_reset(V *rtl) {
 // register against its reset value. Usage per cycle: `if (r.start(rtl)) model_reset();` before
 // the inputs, `if (r.after_clock(rtl)) model_reset();` after both sides clocked.
 struct MidReset {
-  rng_t g{};
+  madpost_rng_t g{};
   uint32_t odds = 0;  // one reset in `odds` cycles on average (0: never)
   uint32_t hold = 0;  // rising edges the current reset is still held over
   uint64_t count = 0;
 
   void init(uint64_t seed, uint32_t one_in) {
-    rng_seed(&g, seed, 0x7e5e7u);
+    madpost_rng_seed(&g, seed, 0x7e5e7u);
     odds = one_in;
   }
   bool held() const { return hold != 0; }
   template <class V>
   bool start(V *rtl) {
-    if (!odds || hold || !rng_chance(&g, 1, odds)) return false;
-    force(rtl, rng_below(&g, 3));
+    if (!odds || hold || !madpost_rng_chance(&g, 1, odds)) return false;
+    force(rtl, madpost_rng_below(&g, 3));
     return true;
   }
   template <class V>
@@ -215,50 +215,51 @@ class Harness {
 
   void flush() {
     if (!waves_) return;
-    vcd_flush(&vrtl_);
-    vcd_flush(&vmodel_);
+    madpost_vcd_flush(&vrtl_);
+    madpost_vcd_flush(&vmodel_);
   }
   void close() {
     if (!waves_) return;
-    vcd_close(&vrtl_);
-    vcd_close(&vmodel_);
+    madpost_vcd_close(&vrtl_);
+    madpost_vcd_close(&vmodel_);
     waves_ = false;
   }
 
  private:
   static constexpr size_t kHist = 16;
 
-  int open_one(vcd_t *v, const std::string &path, bool rtl) {
-    if (vcd_open(v, path.c_str(), "1ns")) return -1;
-    vcd_scope(v, (blk_ + "_tb").c_str());
-    vcd_wire(v, "clk_i", 1);  // handle 0
+  int open_one(madpost_vcd_t *v, const std::string &path, bool rtl) {
+    if (madpost_vcd_open(v, path.c_str(), "1ns")) return -1;
+    madpost_vcd_scope(v, (blk_ + "_tb").c_str());
+    madpost_vcd_wire(v, "clk_i", 1);  // handle 0
     for (Instance *in : inst_) {
-      vcd_scope(v, in->scope.c_str());
+      madpost_vcd_scope(v, in->scope.c_str());
       uint32_t base = 0;
       for (size_t i = 0; i < in->sigs->size(); i++) {
-        uint32_t h = vcd_wire(v, vcd_name((*in->sigs)[i].name).c_str(), (*in->sigs)[i].width);
+        uint32_t h =
+            madpost_vcd_wire(v, vcd_name((*in->sigs)[i].name).c_str(), (*in->sigs)[i].width);
         if (i == 0) base = h;
       }
       (rtl ? in->vcd_rtl_base : in->vcd_model_base) = base;
-      vcd_upscope(v);
+      madpost_vcd_upscope(v);
     }
-    vcd_upscope(v);
-    vcd_enddefs(v);
+    madpost_vcd_upscope(v);
+    madpost_vcd_enddefs(v);
     return 0;
   }
 
   void dump(uint64_t cycle) {
     for (int side = 0; side < 2; side++) {
-      vcd_t *v = side ? &vmodel_ : &vrtl_;
-      vcd_time(v, cycle * kPeriod);
-      vcd_val(v, 0, 0);
+      madpost_vcd_t *v = side ? &vmodel_ : &vrtl_;
+      madpost_vcd_time(v, cycle * kPeriod);
+      madpost_vcd_val(v, 0, 0);
       for (Instance *in : inst_) {
         const std::vector<uint64_t> &val = side ? in->model : in->rtl;
         uint32_t base = side ? in->vcd_model_base : in->vcd_rtl_base;
-        for (size_t i = 0; i < val.size(); i++) vcd_val(v, base + (uint32_t)i, val[i]);
+        for (size_t i = 0; i < val.size(); i++) madpost_vcd_val(v, base + (uint32_t)i, val[i]);
       }
-      vcd_time(v, cycle * kPeriod + kPeriod / 2);
-      vcd_val(v, 0, 1);
+      madpost_vcd_time(v, cycle * kPeriod + kPeriod / 2);
+      madpost_vcd_val(v, 0, 1);
     }
   }
 
@@ -288,7 +289,7 @@ class Harness {
   uint64_t seed_;
   std::string test_;
   std::vector<Instance *> inst_;
-  vcd_t vrtl_{}, vmodel_{};
+  madpost_vcd_t vrtl_{}, vmodel_{};
   bool waves_ = false, sparse_hist_ = false;
   uint64_t view_start_ = 0;
 };

@@ -21,7 +21,7 @@
 #include "lockstep.h"
 #include <madpost/mp1_chip.h>
 #include "mp1_stim.h"
-#include <madpost/rng.h>
+#include <madpost/madpost_rng.h>
 
 
 using lockstep::Sig;
@@ -63,19 +63,21 @@ struct Sender {
     src.segs.clear();
   }
   void new_message(const mp1_chip_in_t &in) {
-    rng_t *g = &src.rng;
-    uint32_t plane = rng_below(g, 4), dim = rng_below(g, 2);
+    madpost_rng_t *g = &src.rng;
+    uint32_t plane = madpost_rng_below(g, 4), dim = madpost_rng_below(g, 2);
     for (int tries = 0; tries < 8; tries++) {  // mostly a target inside the mesh
       const uint32_t nx = plane >> 1, ny = plane & 1u;
       const bool edge = dim ? (ny ? in.py == 0 : in.py == in.ymax) : (nx ? in.px == 0 : in.px == in.xmax);
       if (!edge) break;
-      plane = rng_below(g, 4), dim = rng_below(g, 2);
+      plane = madpost_rng_below(g, 4), dim = madpost_rng_below(g, 2);
     }
     uint32_t sel = mp1_sel_flit(in.chip, plane, dim);
-    const uint32_t r = rng_below(g, 100);
+    const uint32_t r = madpost_rng_below(g, 100);
     bool fork = false;
-    if (r < 4) sel = mp1_sel_flit(in.chip ^ (1 + rng_below(g, 7)), plane, dim);  // another chip's
-    else if (r < 7) sel |= 1 | (rng_below(g, 2) << 1);                           // reserved bit 0
+    if (r < 4)
+      sel = mp1_sel_flit(in.chip ^ (1 + madpost_rng_below(g, 7)), plane, dim);  // another chip's
+    else if (r < 7)
+      sel |= 1 | (madpost_rng_below(g, 2) << 1);  // reserved bit 0
     else if (r < 19) sel |= 2, fork = true;  // a fork (draft 4 §10.3); with dim 1 a bad selection
     std::deque<uint8_t> s;
     src.flit(s, sel);
@@ -103,14 +105,15 @@ struct Sender {
       // the idle chunk that follows our EOM (the controller's WIN takes any start for a window
       // message, docs/mp1_draft4.md §10.2); a later segment may follow its EOS (E).
       const bool may = !stop && ((dat == 0 && prev != 2) || (dat == 1 && cont));
-      const bool violate = !may && (scripted ? force_violation : rng_chance(&src.rng, 1, 400));
+      const bool violate =
+          !may && (scripted ? force_violation : madpost_rng_chance(&src.rng, 1, 400));
       if (may || violate) {
         violations += violate;
         send_first(&next);
       }
     } else if (scripted) {
     } else if (window && prev == 2 && dat == 0 && !stop && last_tgt >= 0 &&
-               rng_chance(&src.rng, 1, 2)) {
+               madpost_rng_chance(&src.rng, 1, 2)) {
       // NEXT (the idle chunk after our EOM) with stop low: the window; the next message to the
       // same output goes in the following cycle (WIN), without a selection
       body();
@@ -119,9 +122,9 @@ struct Sender {
       send_first(&next);
     } else if (wait) {
       wait--;
-    } else if (rng_chance(&src.rng, 1, rate)) {
+    } else if (madpost_rng_chance(&src.rng, 1, rate)) {
       new_message(in);
-      wait = rng_below(&src.rng, 30);
+      wait = madpost_rng_below(&src.rng, 30);
     }
     if (next == 2 || (dat == 2 && next == 0)) cont = false;
     prev = dat;
@@ -305,13 +308,13 @@ class Tb : public bench::Run {
     inst_.init("chip", &sigs_);
     h_.add(&inst_);
     mp1_chip_reset(&cfg_, &m_);
-    rng_seed(&g_, o.seed, 0);
+    madpost_rng_seed(&g_, o.seed, 0);
     in_ = mp1_chip_in_t{};
-    in_.xmax = 1 + rng_below(&g_, mp1stim::kAddrs - 1);
-    in_.ymax = 1 + rng_below(&g_, mp1stim::kAddrs - 1);
-    in_.px = rng_below(&g_, in_.xmax + 1);
-    in_.py = rng_below(&g_, in_.ymax + 1);
-    if (rng_chance(&g_, 1, 4)) in_.px = rng_chance(&g_, 1, 2) ? 0 : in_.xmax;
+    in_.xmax = 1 + madpost_rng_below(&g_, mp1stim::kAddrs - 1);
+    in_.ymax = 1 + madpost_rng_below(&g_, mp1stim::kAddrs - 1);
+    in_.px = madpost_rng_below(&g_, in_.xmax + 1);
+    in_.py = madpost_rng_below(&g_, in_.ymax + 1);
+    if (madpost_rng_chance(&g_, 1, 4)) in_.px = madpost_rng_chance(&g_, 1, 2) ? 0 : in_.xmax;
     // The mesh's corners by seed, as the draws seldom reach them: the far corner of an even-sized
     // mesh (each edge flag compares against all of xmax, ymax), the origin, the corner between.
     const uint64_t corner = o.seed % 4;
@@ -325,27 +328,29 @@ class Tb : public bench::Run {
     } else if (corner == 3) {
       in_.px = in_.xmax, in_.py = 0;
     }
-    in_.chip = rng_below(&g_, 8);
-    in_.pbloop = rng_below(&g_, 2);
+    in_.chip = madpost_rng_below(&g_, 8);
+    in_.pbloop = madpost_rng_below(&g_, 2);
     for (uint32_t k = 0; k < 8; k++) {
       Source &s = src_[k];
       const uint32_t p = k >> 1, y = k & 1u, nx = p >> 1, ny = p & 1u;
-      rng_seed(&s.rng, o.seed, 1 + k);
+      madpost_rng_seed(&s.rng, o.seed, 1 + k);
       s.pos = y ? in_.py : in_.px;
       s.opos = y ? in_.px : in_.py;
       s.neg = y ? ny : nx;
       s.oneg = y ? nx : ny;
       s.nest = true;
       // mostly a plane above this one (the loop's plane order, docs/mp1.md §11.3), else any
-      const uint32_t np = p < 3 && rng_below(&g_, 4) ? p + 1 + rng_below(&g_, 3 - p) : rng_below(&g_, 4);
-      s.nest_sel = mp1_sel_flit(in_.chip, np, rng_below(&g_, 2));
+      const uint32_t np = p < 3 && madpost_rng_below(&g_, 4) ? p + 1 + madpost_rng_below(&g_, 3 - p)
+                                                             : madpost_rng_below(&g_, 4);
+      s.nest_sel = mp1_sel_flit(in_.chip, np, madpost_rng_below(&g_, 2));
     }
-    rng_seed(&ifs_.src.rng, o.seed, 20);
-    rng_seed(&pbs_.src.rng, o.seed, 21);
-    ifs_.src.pos = rng_below(&g_, mp1stim::kAddrs), pbs_.src.pos = rng_below(&g_, mp1stim::kAddrs);
+    madpost_rng_seed(&ifs_.src.rng, o.seed, 20);
+    madpost_rng_seed(&pbs_.src.rng, o.seed, 21);
+    ifs_.src.pos = madpost_rng_below(&g_, mp1stim::kAddrs),
+    pbs_.src.pos = madpost_rng_below(&g_, mp1stim::kAddrs);
     pbs_.rate = 80;
     pbs_.window = false;
-    stop_pct_ = rng_below(&g_, 30);
+    stop_pct_ = madpost_rng_below(&g_, 30);
     // The random runs walk the injector's and the machines' counters through their carries.
     mp1stim::add_chip_counters(walk_, "", &m_);
   }
@@ -463,11 +468,11 @@ class Tb : public bench::Run {
     const bool deaf = dc_ && dc_->deaf;  // (a deaf sender sees a stop that is always low)
     for (int k = 0; k < 8; k++) {
       *din[k] = src_[k].next(deaf ? 0 : stop_in[k]);
-      if (rng_chance(&g_, 1, 20)) *sout[k] = rng_chance(&g_, stop_pct_, 100);
+      if (madpost_rng_chance(&g_, 1, 20)) *sout[k] = madpost_rng_chance(&g_, stop_pct_, 100);
       if (dc_) *sout[k] = deaf && c < kErrHeld;
     }
-    if (rng_chance(&g_, 1, 20)) in_.rcv_stop = rng_chance(&g_, stop_pct_, 100);
-    if (rng_chance(&g_, 1, 20)) in_.pbo_stop = rng_chance(&g_, stop_pct_, 100);
+    if (madpost_rng_chance(&g_, 1, 20)) in_.rcv_stop = madpost_rng_chance(&g_, stop_pct_, 100);
+    if (madpost_rng_chance(&g_, 1, 20)) in_.pbo_stop = madpost_rng_chance(&g_, stop_pct_, 100);
     if (dc_) in_.rcv_stop = in_.pbo_stop = 0;
     in_.inj_dat = ifs_.dat;
     in_.pbi_dat = pbs_.dat;
@@ -515,7 +520,7 @@ class Tb : public bench::Run {
   mp1_chip_state_t m_{};
   mp1_chip_next_t nx_{};
   mp1_chip_in_t in_{};
-  rng_t g_{};
+  madpost_rng_t g_{};
   Source src_[8];
   Sender ifs_, pbs_;
   uint32_t stop_pct_ = 0;

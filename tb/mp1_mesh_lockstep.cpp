@@ -26,7 +26,7 @@
 #include <madpost/mp1_mesh.h>
 #include <madpost/mp1_nic.h>
 #include "mp1_stim.h"
-#include <madpost/rng.h>
+#include <madpost/madpost_rng.h>
 
 // The unrolled torus of docs/mp1_sim.md §7 (0: a mesh): chip numbers by level.
 #ifndef MESH_LVKX
@@ -74,42 +74,44 @@ struct Node {
 // Valid traffic of every kind (docs/mp1.md §3.1, §5.5, §11.3), plus a little malformed traffic.
 class Traffic {
  public:
-  explicit Traffic(rng_t *g) : g_(g) {}
+  explicit Traffic(madpost_rng_t *g) : g_(g) {}
   uint32_t max_len = 96;   // data bytes
   uint32_t kinds = 0x1f;  // bit 0 p2p, 1 broadcast, 2 intra-, 3 inter-plane piggy-back, 4 malformed
 
   void make(uint32_t s, mp1_msg_t *m, uint64_t id) {
     Node a{s % MESH_KX, s / MESH_KX};
-    uint32_t d = rng_below(g_, kN - 1);
+    uint32_t d = madpost_rng_below(g_, kN - 1);
     if (d >= s) d++;
     Node b{d % MESH_KX, d / MESH_KX};
     *m = mp1_msg_t{};
     m->id = id;
-    const uint32_t len = rng_below(g_, 10) < 7 ? 1 + rng_below(g_, max_len < 8 ? max_len : 8)
-                                               : 1 + rng_below(g_, max_len);
-    uint32_t kind = rng_below(g_, 100);
-    for (int tries = 0; tries < 20 && !(kinds >> kind_class(kind) & 1u); tries++) kind = rng_below(g_, 100);
+    const uint32_t len = madpost_rng_below(g_, 10) < 7
+                             ? 1 + madpost_rng_below(g_, max_len < 8 ? max_len : 8)
+                             : 1 + madpost_rng_below(g_, max_len);
+    uint32_t kind = madpost_rng_below(g_, 100);
+    for (int tries = 0; tries < 20 && !(kinds >> kind_class(kind) & 1u); tries++)
+      kind = madpost_rng_below(g_, 100);
     uint32_t h = 0;
     uint32_t plane = ((b.x < a.x) << 1) | (b.y < a.y), dim = a.x == b.x;
-    if (kind < 50 && a.x != b.x && a.y != b.y && rng_below(g_, 4) == 0) {
+    if (kind < 50 && a.x != b.x && a.y != b.y && madpost_rng_below(g_, 4) == 0) {
       // point to point, Y first: the Y machine takes the first address (static or adaptive) and
       // turns into X at the second ("the first address flit names the dimension the message is
       // travelling in", docs/mp1.md §3)
-      h = mp1_addr_put(kA, rng_below(g_, 2), b.y, m->bytes);
+      h = mp1_addr_put(kA, madpost_rng_below(g_, 2), b.y, m->bytes);
       h += mp1_addr_put(kA, 2, b.x, m->bytes + h);
       dim = 1;
     } else if (kind < 50) {  // point to point, static or adaptive
-      h = header(a, b, rng_below(g_, 2), 2, m->bytes);
+      h = header(a, b, madpost_rng_below(g_, 2), 2, m->bytes);
     } else if (kind < 65) {  // broadcast over the bounding rectangle
       h = header(a, b, 4, 5, m->bytes);
     } else if (kind < 75 && a.x != b.x && (a.x + 1 < b.x || b.x + 1 < a.x)) {
       // intra-plane piggy-back: consumed at a node between, then sent on straight as a new
       // message whose header is in the data
-      const uint32_t mid = a.x < b.x ? a.x + 1 + rng_below(g_, b.x - a.x - 1)
-                                     : b.x + 1 + rng_below(g_, a.x - b.x - 1);
+      const uint32_t mid = a.x < b.x ? a.x + 1 + madpost_rng_below(g_, b.x - a.x - 1)
+                                     : b.x + 1 + madpost_rng_below(g_, a.x - b.x - 1);
       h += mp1_addr_put(kA, 3, mid, m->bytes + h);
       Node mm{mid, a.y};
-      h += header(mm, b, rng_below(g_, 2), 2, m->bytes + h);
+      h += header(mm, b, madpost_rng_below(g_, 2), 2, m->bytes + h);
       dim = 0;
     } else if (kind < 88 && a.x != b.x && a.y != b.y && inter_plane_ok(a, b)) {
       // inter-plane piggy-back: consumed at the node in line with the destination, into the
@@ -129,25 +131,28 @@ class Traffic {
       // any byte) is re-injected or refused (docs/mp1.md §11.3)
       // (one in four consumed where it is injected: the only way into a plane above at x = 0)
       uint32_t gx = a.x;
-      if (rng_below(g_, 4)) {
-        gx = rng_below(g_, MESH_KX - 1);
+      if (madpost_rng_below(g_, 4)) {
+        gx = madpost_rng_below(g_, MESH_KX - 1);
         if (gx >= a.x) gx++;
       }
       h += mp1_addr_put(kA, 6, gx, m->bytes + h);
-      m->bytes[h++] = (uint8_t)(rng_below(g_, 4) ? mp1_sel_flit(chip_of(gx, a.y), rng_below(g_, 4), rng_below(g_, 2))
-                                                 : rng_below(g_, 256));
+      m->bytes[h++] = (uint8_t)(madpost_rng_below(g_, 4)
+                                    ? mp1_sel_flit(chip_of(gx, a.y), madpost_rng_below(g_, 4),
+                                                   madpost_rng_below(g_, 2))
+                                    : madpost_rng_below(g_, 256));
       Node t = b;
       if (t.x == gx && t.y == a.y) t.x = (gx + 1) % MESH_KX;
-      h += header(Node{gx, a.y}, t, rng_below(g_, 2), 2, m->bytes + h);
+      h += header(Node{gx, a.y}, t, madpost_rng_below(g_, 2), 2, m->bytes + h);
       seg_after_ = kA + 1;
-      plane = ((gx < a.x) << 1) | rng_below(g_, 2), dim = 0;
+      plane = ((gx < a.x) << 1) | madpost_rng_below(g_, 2), dim = 0;
     } else if (kind < 97) {
-      h = header(a, b, rng_below(g_, 2), 2, m->bytes);
+      h = header(a, b, madpost_rng_below(g_, 2), 2, m->bytes);
     } else {  // malformed: a random header
-      for (uint32_t i = 0; i < 2 * kA; i++) m->bytes[h++] = (uint8_t)rng_below(g_, 256);
-      plane = rng_below(g_, 4), dim = rng_below(g_, 2);
+      for (uint32_t i = 0; i < 2 * kA; i++) m->bytes[h++] = (uint8_t)madpost_rng_below(g_, 256);
+      plane = madpost_rng_below(g_, 4), dim = madpost_rng_below(g_, 2);
     }
-    for (uint32_t i = 0; i < len && h < MP1_MSG_MAX; i++) m->bytes[h++] = (uint8_t)rng_below(g_, 256);
+    for (uint32_t i = 0; i < len && h < MP1_MSG_MAX; i++)
+      m->bytes[h++] = (uint8_t)madpost_rng_below(g_, 256);
     m->len = h;
     m->sel = mp1_sel_flit(chip_of(a.x, a.y), plane, dim);
     split_ = seg_after_;
@@ -179,7 +184,7 @@ class Traffic {
     const uint32_t c = code2 == 4 ? 5 : code1;
     return mp1_addr_put(kA, c, a.x != b.x ? b.x : b.y, o);
   }
-  rng_t *g_;
+  madpost_rng_t *g_;
   uint32_t seg_after_ = 0, split_ = 0;
 };
 
@@ -416,7 +421,7 @@ class Tb : public bench::Run {
     }
     if (mp1_mesh_init(&m_, &nx_, mp1_mesh_cfg_t{MESH_KX, MESH_KY, MESH_LVKX, MESH_LVKY, 0, kA}))
       std::exit(2);
-    rng_seed(&g_, o.seed, 0);
+    madpost_rng_seed(&g_, o.seed, 0);
     in_.resize(kN);
     out_.resize(kN);
     nic_.resize(kN);
@@ -427,19 +432,19 @@ class Tb : public bench::Run {
     open_1_in_ = o.seed % 2 ? 8 : 2;
     for (uint32_t n = 0; n < kN; n++) {
       in_[n] = mp1_mesh_in_t{};
-      in_[n].pbloop = rng_below(&g_, open_1_in_) != 0;
+      in_[n].pbloop = madpost_rng_below(&g_, open_1_in_) != 0;
       mp1_nic_reset(&nic_[n]);
       mp1_nic_reset(&pnic_[n]);
       pnic_[n].txf.win = 0;  // a piggy-back input has no window (docs/mp1_draft4.md §10.2)
       const std::string chip = "g_y[" + std::to_string(n / MESH_KX) + "].g_x[" + std::to_string(n % MESH_KX) + "].u_chip.";
       mp1stim::add_chip_counters(ctrs_, chip, &m_.chip[n]);
     }
-    rate_ = 2000 + rng_below(&g_, 20000);  // messages per node per million cycles
+    rate_ = 2000 + madpost_rng_below(&g_, 20000);  // messages per node per million cycles
     const char *a;
     if ((a = Verilated::commandArgsPlusMatch("maxlen=")) && *a) tr_.max_len = (uint32_t)std::atoi(a + 8);
     if ((a = Verilated::commandArgsPlusMatch("kinds=")) && *a) tr_.kinds = (uint32_t)std::strtoul(a + 7, nullptr, 0);
     plusarg_rate();
-    stop_pct_ = 3 + rng_below(&g_, 20);  // every run sees its sinks stop now and then
+    stop_pct_ = 3 + madpost_rng_below(&g_, 20);  // every run sees its sinks stop now and then
   }
   ~Tb() { mp1_mesh_free(&m_, &nx_); }
 
@@ -501,12 +506,12 @@ class Tb : public bench::Run {
     cyc_ = c;
     if (rst_.start(rtl_.get())) {
       mp1_mesh_reset(&m_.cfg, &m_), ctrs_.clear();
-      for (uint32_t n = 0; n < kN; n++) in_[n].pbloop = rng_below(&g_, open_1_in_) != 0;
+      for (uint32_t n = 0; n < kN; n++) in_[n].pbloop = madpost_rng_below(&g_, open_1_in_) != 0;
     }
     for (uint32_t n = 0; n < kN; n++) {
       offer(n, &nic_[n], split_[n], rate_);
-      if (rng_chance(&g_, 1, 50)) in_[n].rcv_stop = rng_chance(&g_, stop_pct_, 100);
-      if (rng_chance(&g_, 1, 50)) in_[n].pbo_stop = rng_chance(&g_, stop_pct_, 100);
+      if (madpost_rng_chance(&g_, 1, 50)) in_[n].rcv_stop = madpost_rng_chance(&g_, stop_pct_, 100);
+      if (madpost_rng_chance(&g_, 1, 50)) in_[n].pbo_stop = madpost_rng_chance(&g_, stop_pct_, 100);
       in_[n].inj_dat = nic_[n].dat;
       in_[n].pbi_dat = 0;
       if (!dc_ && !in_[n].pbloop) {
@@ -646,7 +651,7 @@ class Tb : public bench::Run {
   // Node n's source k (its interface or piggy-back input) gets a new message with probability
   // rate per million, if its queue has room (inter-plane piggy-back ones only under 32 flits).
   void offer(uint32_t n, mp1_nic_t *k, std::vector<uint32_t> &split, uint32_t rate) {
-    if (k->count >= MP1_NIC_QUEUE || rng_below(&g_, 1000000) >= rate) return;
+    if (k->count >= MP1_NIC_QUEUE || madpost_rng_below(&g_, 1000000) >= rate) return;
     mp1_msg_t m;
     tr_.make(n, &m, ++queued_);
     const uint32_t sp = tr_.split();
@@ -699,7 +704,7 @@ class Tb : public bench::Run {
     }
   }
 
-  rng_t g_{};
+  madpost_rng_t g_{};
   Traffic tr_;
   std::unique_ptr<Vmp1_mesh> rtl_;
   std::vector<Sig> sigs_;

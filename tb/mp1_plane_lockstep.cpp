@@ -19,7 +19,7 @@
 #include "lockstep.h"
 #include <madpost/mp1_plane.h>
 #include "mp1_stim.h"
-#include <madpost/rng.h>
+#include <madpost/madpost_rng.h>
 
 
 using lockstep::Sig;
@@ -58,7 +58,7 @@ struct Injector {
     } else if (!active) {
       if (wait) {
         wait--;
-      } else if (rng_chance(&src.rng, 1, 30)) {
+      } else if (madpost_rng_chance(&src.rng, 1, 30)) {
         src.new_message();
         segs.clear();
         segs.push_back(src.q);
@@ -67,7 +67,7 @@ struct Injector {
         src.segs.clear();
         active = true;
         msgs++;
-        wait = 1 + rng_below(&src.rng, 20);
+        wait = 1 + madpost_rng_below(&src.rng, 20);
       }
     }
     dat = next;
@@ -125,22 +125,23 @@ class Tb : public bench::Run {
     inst_.init("plane", &sigs_);
     h_.add(&inst_);
     mp1_plane_reset(&cfg_, &m_);
-    rng_seed(&g_, o.seed, 0);
+    madpost_rng_seed(&g_, o.seed, 0);
     in_ = mp1_plane_in_t{};
-    in_.px = rng_below(&g_, mp1stim::kAddrs);
-    in_.py = rng_below(&g_, mp1stim::kAddrs);
-    in_.nx = rng_below(&g_, 2);
-    in_.ny = rng_below(&g_, 2);
-    in_.ex = rng_chance(&g_, 1, 8);
-    in_.ey = rng_chance(&g_, 1, 8);
+    in_.px = madpost_rng_below(&g_, mp1stim::kAddrs);
+    in_.py = madpost_rng_below(&g_, mp1stim::kAddrs);
+    in_.nx = madpost_rng_below(&g_, 2);
+    in_.ny = madpost_rng_below(&g_, 2);
+    in_.ex = madpost_rng_chance(&g_, 1, 8);
+    in_.ey = madpost_rng_chance(&g_, 1, 8);
     Source *src[4] = {&xs_, &ys_, &ix_.src, &iy_.src};
-    for (int i = 0; i < 4; i++) rng_seed(&src[i]->rng, o.seed, 1 + (uint64_t)i);
+    for (int i = 0; i < 4; i++) madpost_rng_seed(&src[i]->rng, o.seed, 1 + (uint64_t)i);
     xs_.pos = in_.px, xs_.opos = in_.py, xs_.neg = in_.nx, xs_.oneg = in_.ny;
     ys_.pos = in_.py, ys_.opos = in_.px, ys_.neg = in_.ny, ys_.oneg = in_.nx;
-    ix_.src.pos = rng_below(&g_, mp1stim::kAddrs), iy_.src.pos = rng_below(&g_, mp1stim::kAddrs);
+    ix_.src.pos = madpost_rng_below(&g_, mp1stim::kAddrs),
+    iy_.src.pos = madpost_rng_below(&g_, mp1stim::kAddrs);
     for (auto &a : arb_) a.me_first = false;
-    busy_ = 5 + rng_below(&g_, 60);
-    stop_pct_ = rng_below(&g_, 30);
+    busy_ = 5 + madpost_rng_below(&g_, 60);
+    stop_pct_ = madpost_rng_below(&g_, 30);
     for (int m = 0; m < 2; m++)
       for (const mp1stim::RmCounter &k : mp1stim::kRmCounters)  // walk index 8 m + k
         walk_.add(std::string(m ? "u_rmy." : "u_rmx.") + k.rtl, &((m ? m_.rmy : m_.rmx).r.*k.f));
@@ -216,8 +217,8 @@ class Tb : public bench::Run {
       in_.xout_stop = in_.yout_stop = c < kHeld;
       return;
     }
-    if (rng_chance(&g_, 1, 20)) in_.xout_stop = rng_chance(&g_, stop_pct_, 100);
-    if (rng_chance(&g_, 1, 20)) in_.yout_stop = rng_chance(&g_, stop_pct_, 100);
+    if (madpost_rng_chance(&g_, 1, 20)) in_.xout_stop = madpost_rng_chance(&g_, stop_pct_, 100);
+    if (madpost_rng_chance(&g_, 1, 20)) in_.yout_stop = madpost_rng_chance(&g_, stop_pct_, 100);
   }
 
   // err (§6) is compared as an output above; here it fails a random run, and in a case, whose
@@ -291,7 +292,7 @@ class Tb : public bench::Run {
   const mp1_plane_cfg_t cfg_{MP1_AWF};  // as the RTL's AWF parameter (docs/mp1.md §14)
   mp1_plane_state_t m_{};
   mp1_plane_in_t in_{};
-  rng_t g_{};
+  madpost_rng_t g_{};
   Source xs_, ys_;
   Injector ix_, iy_;
   Arb arb_[4];

@@ -22,7 +22,7 @@
 #include "lockstep.h"
 #include <madpost/mp1_rm.h>
 #include "mp1_stim.h"
-#include <madpost/rng.h>
+#include <madpost/madpost_rng.h>
 
 
 using lockstep::Sig;
@@ -566,20 +566,20 @@ class Tb : public bench::Run {
     inst_.init("rm", &sigs_);
     h_.add(&inst_);
     mp1_rm_reset(&cfg_, &m_);
-    rng_seed(&g_, o.seed, 0);
-    rng_seed(&src_.rng, o.seed, 1);
+    madpost_rng_seed(&g_, o.seed, 0);
+    madpost_rng_seed(&src_.rng, o.seed, 1);
     in_ = mp1_rm_in_t{};
-    in_.pos = rng_below(&g_, mp1stim::kAddrs);
-    in_.opos = rng_below(&g_, mp1stim::kAddrs);
-    in_.neg = rng_below(&g_, 2);
-    in_.oneg = rng_below(&g_, 2);
-    in_.edge = rng_chance(&g_, 1, 6);
-    in_.oedge = rng_chance(&g_, 1, 6);
+    in_.pos = madpost_rng_below(&g_, mp1stim::kAddrs);
+    in_.opos = madpost_rng_below(&g_, mp1stim::kAddrs);
+    in_.neg = madpost_rng_below(&g_, 2);
+    in_.oneg = madpost_rng_below(&g_, 2);
+    in_.edge = madpost_rng_chance(&g_, 1, 6);
+    in_.oedge = madpost_rng_chance(&g_, 1, 6);
     src_.pos = in_.pos, src_.opos = in_.opos, src_.neg = in_.neg, src_.oneg = in_.oneg;
     arb_[0].me_first = true;  // straight: this machine first
     for (int k = 1; k < 4; k++) arb_[k].me_first = false;
-    busy_ = 5 + rng_below(&g_, 60);
-    stop_pct_ = rng_below(&g_, 30);
+    busy_ = 5 + madpost_rng_below(&g_, 60);
+    stop_pct_ = madpost_rng_below(&g_, 30);
     for (const mp1stim::RmCounter &k : mp1stim::kRmCounters) walk_.add(k.rtl, &(m_.r.*k.f));
   }
 
@@ -732,7 +732,7 @@ class Tb : public bench::Run {
   const mp1_rm_cfg_t cfg_{MP1_AWF};  // as the RTL's AWF parameter (docs/mp1.md §14)
   mp1_rm_state_t m_{};
   mp1_rm_in_t in_{};
-  rng_t g_{};
+  madpost_rng_t g_{};
   Source src_;
   Arb arb_[4];
   uint32_t busy_ = 0, stop_pct_ = 0;

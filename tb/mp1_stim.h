@@ -14,7 +14,7 @@
 #include <madpost/mp1_awf.h>
 #include <madpost/mp1_chip.h>
 #include <madpost/mp1_rm.h>
-#include <madpost/rng.h>
+#include <madpost/madpost_rng.h>
 
 #include "common/bench.h"
 
@@ -25,7 +25,7 @@ constexpr uint32_t kAddrs = 1u << MP1_AWB;             // positions an address n
 
 // Chunk streams of random messages (docs/mp1.md §2, §3).
 struct Source {
-  rng_t rng{};
+  madpost_rng_t rng{};
   std::deque<uint8_t> q;      // chunks of the current segment
   std::deque<std::deque<uint8_t>> segs;  // later segments of the current message
   uint32_t gap = 0;           // idle cycles before the next segment may start
@@ -49,40 +49,43 @@ struct Source {
   }
   uint32_t addr(uint32_t p, uint32_t n) {
     // Mostly ahead or at the node; sometimes behind (bad) or anywhere.
-    uint32_t r = rng_below(&rng, 10);
+    uint32_t r = madpost_rng_below(&rng, 10);
     if (r < 3) return p;
     if (r < 8) {
-      uint32_t k = 1 + rng_below(&rng, 6);
+      uint32_t k = 1 + madpost_rng_below(&rng, 6);
       return n ? (p >= k ? p - k : 0) : (p + k > kAddrs - 1 ? kAddrs - 1 : p + k);
     }
-    return rng_below(&rng, kAddrs);
+    return madpost_rng_below(&rng, kAddrs);
   }
   void new_message() {
     msgs++;
     std::deque<uint8_t> seg;
-    uint32_t kind = rng_below(&rng, 100);
+    uint32_t kind = madpost_rng_below(&rng, 100);
     if (kind < 5) {  // a dead flit: one address word, then nothing (or an illegal chunk, §2.3)
-      const uint32_t w = (rng_below(&rng, 7) << MP1_AWB) | rng_below(&rng, kAddrs);
+      const uint32_t w = (madpost_rng_below(&rng, 7) << MP1_AWB) | madpost_rng_below(&rng, kAddrs);
       // with several flits a word, now and then only its first ones (a dead word all the same)
-      word(seg, w, kAwf > 1 && rng_chance(&rng, 1, 3) ? 1 + rng_below(&rng, kAwf - 1) : kAwf);
-      if (rng_chance(&rng, 1, 3)) seg.push_back(3);
+      word(seg, w,
+           kAwf > 1 && madpost_rng_chance(&rng, 1, 3) ? 1 + madpost_rng_below(&rng, kAwf - 1)
+                                                      : kAwf);
+      if (madpost_rng_chance(&rng, 1, 3)) seg.push_back(3);
       q = seg;
       return;
     }
     if (kind < 7) {  // a stray end code or illegal chunk
-      seg.push_back((uint8_t)(1 + rng_below(&rng, 3)));
+      seg.push_back((uint8_t)(1 + madpost_rng_below(&rng, 3)));
       q = seg;
       return;
     }
     if (kind >= 98) {  // a two-dimension header cut short: a1, then an end code (§8.8 rule 11);
                        // with several flits a word, now and then inside a1 (§14.2 rule 6)
       const uint32_t c2[3] = {0, 1, 4};
-      const uint32_t w = c2[rng_below(&rng, 3)] << MP1_AWB | addr(pos, neg);
+      const uint32_t w = c2[madpost_rng_below(&rng, 3)] << MP1_AWB | addr(pos, neg);
       // several flits a word: cut inside a1, after a1, or inside a2 (still §8.8 rule 11)
-      const uint32_t at = kAwf > 1 ? rng_below(&rng, 3) : 1;
-      word(seg, w, at == 0 ? 1 + rng_below(&rng, kAwf - 1) : kAwf);
-      if (at == 2) word(seg, 2u << MP1_AWB | addr(opos, oneg), 1 + rng_below(&rng, kAwf - 1));
-      seg.push_back((uint8_t)(1 + rng_below(&rng, 2)));
+      const uint32_t at = kAwf > 1 ? madpost_rng_below(&rng, 3) : 1;
+      word(seg, w, at == 0 ? 1 + madpost_rng_below(&rng, kAwf - 1) : kAwf);
+      if (at == 2)
+        word(seg, 2u << MP1_AWB | addr(opos, oneg), 1 + madpost_rng_below(&rng, kAwf - 1));
+      seg.push_back((uint8_t)(1 + madpost_rng_below(&rng, 2)));
       if (seg.back() == 1) {  // after an EOS the message still has to end
         q = seg;
         segs.push_back(std::deque<uint8_t>{2});
@@ -91,11 +94,11 @@ struct Source {
       q = seg;
       return;
     }
-    uint32_t code = rng_below(&rng, 100) < 3 ? 7 : rng_below(&rng, 7);
+    uint32_t code = madpost_rng_below(&rng, 100) < 3 ? 7 : madpost_rng_below(&rng, 7);
     bool two = code == 0 || code == 1 || code == 4;
     word(seg, code << MP1_AWB | addr(pos, neg));
     if (two) word(seg, ((code == 4 ? 5u : 2u) << MP1_AWB) | addr(opos, oneg));
-    if (nest && code == 6 && rng_below(&rng, 4) != 0) {
+    if (nest && code == 6 && madpost_rng_below(&rng, 4) != 0) {
       flit(seg, nest_sel);
       seg.push_back(1);  // EOS: the selection segment ends the first segment
       nest = false;
@@ -108,9 +111,10 @@ struct Source {
     }
     // Data length: mostly short, sometimes several segments; now and then an over-long segment
     // (a bad message: more than 32 flits before its end code).
-    const bool overlong = rng_below(&rng, 100) < 2;
-    uint32_t len = rng_below(&rng, 100) < 10 ? 33 + rng_below(&rng, 70) : rng_below(&rng, 12);
-    if (overlong) len = 40 + rng_below(&rng, 20);
+    const bool overlong = madpost_rng_below(&rng, 100) < 2;
+    uint32_t len = madpost_rng_below(&rng, 100) < 10 ? 33 + madpost_rng_below(&rng, 70)
+                                                     : madpost_rng_below(&rng, 12);
+    if (overlong) len = 40 + madpost_rng_below(&rng, 20);
     std::vector<std::deque<uint8_t>> all;
     uint32_t nflits = (two ? 2 : 1) * kAwf;
     for (uint32_t i = 0; i < len; i++) {
@@ -120,28 +124,28 @@ struct Source {
         seg.clear();
         nflits = 0;
       }
-      flit(seg, rng_below(&rng, 256));
+      flit(seg, madpost_rng_below(&rng, 256));
       nflits++;
     }
     // Now and then the last segment runs over 32 flits (a bad message found late).
-    if (all.size() >= 1 && rng_chance(&rng, 1, 15))
-      for (int i = 0; i < 35; i++) flit(seg, rng_below(&rng, 256));
+    if (all.size() >= 1 && madpost_rng_chance(&rng, 1, 15))
+      for (int i = 0; i < 35; i++) flit(seg, madpost_rng_below(&rng, 256));
     seg.push_back(2);  // EOM
     all.push_back(seg);
     // Now and then a segment is truncated (§2.3): after any one of its flits, header or data,
     // an idle or illegal chunk instead of the next flit or end code; the message ends there.
-    if (rng_chance(&rng, 1, 12)) {
-      const uint32_t si = rng_below(&rng, (uint32_t)all.size());
+    if (madpost_rng_chance(&rng, 1, 12)) {
+      const uint32_t si = madpost_rng_below(&rng, (uint32_t)all.size());
       const uint32_t flits = (uint32_t)(all[si].size() - 1) / 3;
       if (flits) {
-        all[si].resize(3 * (1 + rng_below(&rng, flits)));
-        if (rng_chance(&rng, 1, 2)) all[si].push_back(3);
+        all[si].resize(3 * (1 + madpost_rng_below(&rng, flits)));
+        if (madpost_rng_chance(&rng, 1, 2)) all[si].push_back(3);
         all.resize(si + 1);
       }
     }
     // Now and then a message with several segments is aborted between two of them (§8.8 rule 5).
-    if (all.size() > 1 && rng_chance(&rng, 1, 8)) {
-      all.resize(1 + rng_below(&rng, (uint32_t)all.size() - 1));
+    if (all.size() > 1 && madpost_rng_chance(&rng, 1, 8)) {
+      all.resize(1 + madpost_rng_below(&rng, (uint32_t)all.size() - 1));
       all.push_back(std::deque<uint8_t>{3});
     }
     q = all[0];
@@ -178,8 +182,8 @@ struct Source {
     if (q.empty() && scripted)
       gap = c == 1 && !segs.empty() ? 0 : 1;
     else if (q.empty())
-      gap = (!segs.empty() && rng_chance(&rng, 1, 3) ? 0 : 1) +
-            (rng_below(&rng, 4) ? rng_below(&rng, 8) : rng_below(&rng, 80));
+      gap = (!segs.empty() && madpost_rng_chance(&rng, 1, 3) ? 0 : 1) +
+            (madpost_rng_below(&rng, 4) ? madpost_rng_below(&rng, 8) : madpost_rng_below(&rng, 80));
     return c;
   }
 };
@@ -194,13 +198,14 @@ struct Arb {
   uint32_t other_hold = 0;
   uint32_t stop = 0;
   // This cycle's inputs of the machine for this output; the receiver's stop changes now and then.
-  void drive(rng_t *g, uint32_t stop_pct, uint32_t *own_i, uint32_t *free_i, uint32_t *stop_i) {
+  void drive(madpost_rng_t *g, uint32_t stop_pct, uint32_t *own_i, uint32_t *free_i,
+             uint32_t *stop_i) {
     *own_i = own == 1;
     *free_i = own == 0;
-    if (rng_chance(g, 1, 20)) stop = rng_chance(g, stop_pct, 100);
+    if (madpost_rng_chance(g, 1, 20)) stop = madpost_rng_chance(g, stop_pct, 100);
     *stop_i = stop;
   }
-  void step(rng_t *g, uint32_t req_me, uint32_t busy_pct) {
+  void step(madpost_rng_t *g, uint32_t req_me, uint32_t busy_pct) {
     if (own == 1 && req_me) return;
     if (own == 2 && other_hold > 1) {
       other_hold--;
@@ -208,12 +213,12 @@ struct Arb {
     }
     own = 0;
     other_hold = 0;
-    const bool other_req = rng_chance(g, busy_pct, 1000);
+    const bool other_req = madpost_rng_chance(g, busy_pct, 1000);
     if (req_me && (me_first || !other_req)) {
       own = 1;
     } else if (other_req) {
       own = 2;
-      other_hold = 1 + rng_below(g, 60);
+      other_hold = 1 + madpost_rng_below(g, 60);
     }
   }
 };

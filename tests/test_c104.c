@@ -24,7 +24,7 @@
 
 #include <madpost/c104.h>
 #include <madpost/dslink.h>
-#include <madpost/rng.h>
+#include <madpost/madpost_rng.h>
 
 #include "check.h"
 
@@ -84,7 +84,7 @@ struct sw {
   size_t ln[C104_PORTS];
   uint8_t ready[C104_PORTS];
   uint32_t (*ready_fn)(sw_t *w, uint32_t p); /* overrides ready[] when set */
-  rng_t rng;
+  madpost_rng_t rng;
   /* bit-level ports */
   peer_t *peer[C104_PORTS];
   uint8_t loop[C104_PORTS];
@@ -999,24 +999,24 @@ static void test_err_forward(void **state) {
 /* ---------------------------------------------------------------------------------------------- */
 /* §7: configuration through the port equals c104_setup_load.                                    */
 
-static void random_setup(c104_setup_t *s, rng_t *r) {
+static void random_setup(c104_setup_t *s, madpost_rng_t *r) {
   c104_setup_default(s);
   for (uint32_t p = 0; p < C104_PORTS; p++) {
-    s->port[p].hdr2 = rng_below(r, 2);
-    s->port[p].del = rng_below(r, 4);
-    s->port[p].rnd = rng_chance(r, 1, 5);
-    s->port[p].rlo = rng_below(r, 65536);
-    s->port[p].rhi = rng_below(r, 65536);
-    s->port[p].seed = rng_chance(r, 1, 8) ? 0 : rng_below(r, 65536);
+    s->port[p].hdr2 = madpost_rng_below(r, 2);
+    s->port[p].del = madpost_rng_below(r, 4);
+    s->port[p].rnd = madpost_rng_chance(r, 1, 5);
+    s->port[p].rlo = madpost_rng_below(r, 65536);
+    s->port[p].rhi = madpost_rng_below(r, 65536);
+    s->port[p].seed = madpost_rng_chance(r, 1, 8) ? 0 : madpost_rng_below(r, 65536);
   }
   for (uint32_t e = 0; e < C104_NINT; e++) {
-    s->ival[e].hi = rng_below(r, 65536);
-    s->ival[e].port = rng_below(r, 32);
-    s->ival[e].valid = rng_below(r, 2);
+    s->ival[e].hi = madpost_rng_below(r, 65536);
+    s->ival[e].port = madpost_rng_below(r, 32);
+    s->ival[e].valid = madpost_rng_below(r, 2);
   }
-  s->nint = rng_below(r, 64);
-  s->grp = (uint32_t)rng_next(r);
-  s->rr = rng_below(r, 2);
+  s->nint = madpost_rng_below(r, 64);
+  s->grp = (uint32_t)madpost_rng_next(r);
+  s->rr = madpost_rng_below(r, 2);
 }
 
 static void regs_equal(const c104_regs_t *a, const c104_regs_t *b, const char *what) {
@@ -1056,7 +1056,7 @@ static void check_setup_regs(const c104_regs_t *q, const c104_setup_t *s) {
 
 /* A random setup written through the port (writes in address order) equals c104_setup_load's;
    writes to unused addresses are ignored. */
-static void cfg_port_random_run(rng_t *r) {
+static void cfg_port_random_run(madpost_rng_t *r) {
   c104_setup_t s;
   random_setup(&s, r);
   c104_write_t wr[C104_SETUP_NWRITES];
@@ -1073,7 +1073,7 @@ static void cfg_port_random_run(rng_t *r) {
   regs_equal(&a->st.r, &b->st.r, "port writes vs setup_load");
   check_setup_regs(&b->st.r, &s);
   for (uint32_t addr = 0x82; addr < 0x100; addr++)
-    cfg_write(a, addr, (uint32_t)rng_next(r));
+    cfg_write(a, addr, (uint32_t)madpost_rng_next(r));
   regs_equal(&a->st.r, &b->st.r, "after writes to unused addresses");
   sw_free(a);
   sw_free(b);
@@ -1121,8 +1121,8 @@ static void cfg_port_seed_write(void) {
 
 static void test_cfg_port(void **state) {
   (void)state;
-  rng_t r;
-  rng_seed(&r, 104, 7);
+  madpost_rng_t r;
+  madpost_rng_seed(&r, 104, 7);
   for (int run = 0; run < 4; run++)
     cfg_port_random_run(&r);
   cfg_port_write_edge();
@@ -1396,7 +1396,7 @@ static void ref_item(const c104_regs_t *r, uint32_t i, uint32_t *lfsr, const uin
 
 static uint32_t ready_random(sw_t *w, uint32_t p) {
   (void)p;
-  return rng_chance(&w->rng, 3, 4);
+  return madpost_rng_chance(&w->rng, 3, 4);
 }
 
 static rcnt_t g_rtot; /* totals over the random runs: every kind of event must occur */
@@ -1404,31 +1404,32 @@ static uint64_t g_rwait; /* slice-cycles in WAIT with an older waiting slice (ag
 
 /* The scoreboard's random configuration: ascending limits over [0, ~700], holes, groups. Returns
    the last limit. */
-static uint32_t scoreboard_setup(rng_t *r, c104_setup_t *s) {
+static uint32_t scoreboard_setup(madpost_rng_t *r, c104_setup_t *s) {
   c104_setup_default(s);
   uint32_t lim = 0;
-  s->nint = 1 + rng_below(r, 32);
+  s->nint = 1 + madpost_rng_below(r, 32);
   for (uint32_t e = 0; e < s->nint; e++) {
-    lim += rng_below(r, 40);
+    lim += madpost_rng_below(r, 40);
     s->ival[e].hi = lim;
-    s->ival[e].port = rng_below(r, 32);
-    s->ival[e].valid = rng_chance(r, 4, 5);
-    if (rng_chance(r, 1, 10) && e > 0)
+    s->ival[e].port = madpost_rng_below(r, 32);
+    s->ival[e].valid = madpost_rng_chance(r, 4, 5);
+    if (madpost_rng_chance(r, 1, 10) && e > 0)
       s->ival[e].hi = s->ival[e - 1].hi - (s->ival[e - 1].hi > 0); /* never reached */
   }
   s->grp = 1;
   for (uint32_t q = 1; q < 32; q++)
-    if (rng_chance(r, 1, 3))
+    if (madpost_rng_chance(r, 1, 3))
       s->grp |= 1u << q;
-  s->rr = rng_below(r, 2);
+  s->rr = madpost_rng_below(r, 2);
   for (uint32_t p = 0; p < C104_PORTS; p++) {
-    s->port[p].hdr2 = rng_below(r, 2);
-    s->port[p].del = rng_below(r, 4);
-    s->port[p].rnd = rng_chance(r, 1, 6);
-    s->port[p].rlo = rng_below(r, lim + 30);
-    s->port[p].rhi = s->port[p].rlo + rng_below(r, 60) - (rng_chance(r, 1, 10) ? 70 : 0);
+    s->port[p].hdr2 = madpost_rng_below(r, 2);
+    s->port[p].del = madpost_rng_below(r, 4);
+    s->port[p].rnd = madpost_rng_chance(r, 1, 6);
+    s->port[p].rlo = madpost_rng_below(r, lim + 30);
+    s->port[p].rhi =
+        s->port[p].rlo + madpost_rng_below(r, 60) - (madpost_rng_chance(r, 1, 10) ? 70 : 0);
     s->port[p].rhi &= 0xFFFF;
-    s->port[p].seed = rng_below(r, 65536);
+    s->port[p].seed = madpost_rng_below(r, 65536);
   }
   return lim;
 }
@@ -1436,39 +1437,40 @@ static uint32_t scoreboard_setup(rng_t *r, c104_setup_t *s) {
 /* Item k of input i into t: a stray token, a packet short or cut inside its hbytes-byte header,
    or a packet (header mostly within the table's span, source and sequence, random length, EOP,
    EOM or ERR). Returns its length in tokens. */
-static uint32_t random_item(rng_t *r, uint32_t i, uint32_t k, uint32_t H, uint32_t hbytes,
+static uint32_t random_item(madpost_rng_t *r, uint32_t i, uint32_t k, uint32_t H, uint32_t hbytes,
                             uint32_t lim, uint16_t *t) {
   uint32_t n = 0;
-  const uint32_t kind = rng_below(r, 20);
+  const uint32_t kind = madpost_rng_below(r, 20);
   if (kind == 0) {
-    t[n++] = TK(1 + rng_below(r, 3), 0); /* stray */
+    t[n++] = TK(1 + madpost_rng_below(r, 3), 0); /* stray */
   } else if (kind == 1 && hbytes > 1) {
-    const uint32_t cut = 1 + rng_below(r, hbytes - 1); /* short or cut inside the header */
+    const uint32_t cut = 1 + madpost_rng_below(r, hbytes - 1); /* short or cut inside the header */
     for (uint32_t b = 0; b < cut; b++)
-      t[n++] = D(rng_below(r, 256));
-    t[n++] = TK(1 + rng_below(r, 3), 0);
+      t[n++] = D(madpost_rng_below(r, 256));
+    t[n++] = TK(1 + madpost_rng_below(r, 3), 0);
   } else {
     for (uint32_t b = 0; b < hbytes; b++) {
       /* header bytes: mostly within the table's span */
-      const uint32_t x = rng_below(r, lim + 40);
+      const uint32_t x = madpost_rng_below(r, lim + 40);
       t[n++] = D(H == 2 && (b % 2) == 0 ? x >> 8 : x & 0xFF);
     }
     t[n++] = D(i);       /* source and sequence: delivered packets are unique */
     t[n++] = D(k);
-    const uint32_t len = rng_chance(r, 1, 8) ? 30 + rng_below(r, 40) : rng_below(r, 6);
+    const uint32_t len =
+        madpost_rng_chance(r, 1, 8) ? 30 + madpost_rng_below(r, 40) : madpost_rng_below(r, 6);
     for (uint32_t b = 0; b < len; b++)
-      t[n++] = D(rng_below(r, 256));
-    t[n++] = TK(1 + rng_below(r, 3), 0); /* EOP, EOM, or ERR after >= 2 data bytes */
+      t[n++] = D(madpost_rng_below(r, 256));
+    t[n++] = TK(1 + madpost_rng_below(r, 3), 0); /* EOP, EOM, or ERR after >= 2 data bytes */
   }
   return n;
 }
 
 /* Traffic: per input 25 items, offered with random gaps, each run through the reference
    (expected packets, counters, LFSR). */
-static void random_traffic(sw_t *w, rng_t *r, uint32_t lim, rexp_t *exp, rcnt_t *want,
+static void random_traffic(sw_t *w, madpost_rng_t *r, uint32_t lim, rexp_t *exp, rcnt_t *want,
                            uint32_t *lfsr) {
   for (uint32_t i = 0; i < C104_PORTS; i++) {
-    long at = rng_below(r, 50);
+    long at = madpost_rng_below(r, 50);
     const uint32_t cp = w->st.r.cfg_port[i], H = (cp & 1u) ? 2u : 1u;
     const uint32_t del = ((cp >> 1) & 3u) == 2 ? 2 : 0;
     const uint32_t hbytes = (cp & 8u) ? 0 : (del == 2 ? 2 * H : H);
@@ -1478,10 +1480,10 @@ static void random_traffic(sw_t *w, rng_t *r, uint32_t lim, rexp_t *exp, rcnt_t 
       ref_item(&w->st.r, i, &lfsr[i], t, n, &exp[i], &want[i]);
       for (uint32_t b = 0; b < n; b++) {
         w->q[i][w->qn[i]++] = (qent_t){t[b], at};
-        if (rng_chance(r, 1, 4))
-          at += rng_below(r, 5);
+        if (madpost_rng_chance(r, 1, 4))
+          at += madpost_rng_below(r, 5);
       }
-      at += rng_below(r, 30);
+      at += madpost_rng_below(r, 30);
     }
   }
 }
@@ -1538,8 +1540,8 @@ static void random_check_inputs(const sw_t *w, uint64_t seed, const rexp_t *exp,
 
 static void random_case(uint64_t seed) {
   sw_t *w = sw_new(ALL_TOK);
-  rng_t *r = &w->rng;
-  rng_seed(r, seed, 0);
+  madpost_rng_t *r = &w->rng;
+  madpost_rng_seed(r, seed, 0);
   w->ready_fn = ready_random;
   c104_setup_t s;
   const uint32_t lim = scoreboard_setup(r, &s);

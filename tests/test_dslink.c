@@ -22,7 +22,7 @@
 #include <cmocka.h>
 
 #include <madpost/dslink.h>
-#include <madpost/rng.h>
+#include <madpost/madpost_rng.h>
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Small assertion helper with a formatted message (cmocka's assert_* print only the expression). */
@@ -731,20 +731,20 @@ static void test_eval_pure_moore(void **state) {
   for (int i = 0; i < 40; i++)
     end_push(&g_a, DSLINK_KIND_DATA, (unsigned)i * 7u);
   end_push(&g_a, DSLINK_KIND_EOP, 0);
-  rng_t rng;
-  rng_seed(&rng, 11, 0);
+  madpost_rng_t rng;
+  madpost_rng_seed(&rng, 11, 0);
   for (int cyc = 0; cyc < 600; cyc++) {
     if (cyc % 7 == 3) {
       dslink_state_t copy = g_a.st;
       dslink_in_t in;
       memset(&in, 0, sizeof in);
-      in.d = rng_below(&rng, 2);
-      in.s = rng_below(&rng, 2);
-      in.link_en = rng_below(&rng, 2);
-      in.tx_valid = rng_below(&rng, 2);
-      in.tx_data = rng_below(&rng, 256);
-      in.tx_kind = rng_below(&rng, 4);
-      in.rx_ready = rng_below(&rng, 2);
+      in.d = madpost_rng_below(&rng, 2);
+      in.s = madpost_rng_below(&rng, 2);
+      in.link_en = madpost_rng_below(&rng, 2);
+      in.tx_valid = madpost_rng_below(&rng, 2);
+      in.tx_data = madpost_rng_below(&rng, 256);
+      in.tx_kind = madpost_rng_below(&rng, 4);
+      in.rx_ready = madpost_rng_below(&rng, 2);
       dslink_out_t o1, o2, o3;
       dslink_next_t n1, n2;
       dslink_ev_t e1;
@@ -1028,16 +1028,16 @@ static size_t encoding_stream(uint16_t *sent) {
     sent[ns++] = TOK(DSLINK_KIND_DATA, fixed[i]);
   sent[ns++] = TOK(DSLINK_KIND_EOP, 0);
   sent[ns++] = TOK(DSLINK_KIND_EOM, 0);
-  rng_t rng;
-  rng_seed(&rng, 1, 1);
+  madpost_rng_t rng;
+  madpost_rng_seed(&rng, 1, 1);
   for (int i = 0; i < 400; i++) {
-    uint32_t r = rng_below(&rng, 10);
+    uint32_t r = madpost_rng_below(&rng, 10);
     if (r == 0)
       sent[ns++] = TOK(DSLINK_KIND_EOP, 0);
     else if (r == 1)
       sent[ns++] = TOK(DSLINK_KIND_EOM, 0);
     else
-      sent[ns++] = TOK(DSLINK_KIND_DATA, rng_below(&rng, 256));
+      sent[ns++] = TOK(DSLINK_KIND_DATA, madpost_rng_below(&rng, 256));
   }
   sent[ns++] = TOK(DSLINK_KIND_EOP, 0);
   return ns;
@@ -1306,15 +1306,15 @@ static void test_credit_stall_rx_ready0(void **state) {
 
 static void traffic_case(const dslink_cfg_t *c, long seed) {
   pair_init(c, c);
-  rng_t rng;
-  rng_seed(&rng, (uint64_t)seed, 7);
+  madpost_rng_t rng;
+  madpost_rng_seed(&rng, (uint64_t)seed, 7);
   static uint16_t sa[TXQ_MAX], sb[TXQ_MAX];
   size_t na = 0, nb = 0;
   /* Back-to-back short packets (including empty ones) ended by EOP and EOM alternately. */
   for (int p = 0; p < 60; p++) {
     int len = p % 6;
     for (int i = 0; i < len; i++)
-      sa[na++] = TOK(DSLINK_KIND_DATA, rng_below(&rng, 256));
+      sa[na++] = TOK(DSLINK_KIND_DATA, madpost_rng_below(&rng, 256));
     sa[na++] = TOK(p & 1 ? DSLINK_KIND_EOM : DSLINK_KIND_EOP, 0);
   }
   /* A 1000-byte packet. */
@@ -1324,7 +1324,8 @@ static void traffic_case(const dslink_cfg_t *c, long seed) {
   for (int i = 0; i < 3; i++)
     sa[na++] = TOK(DSLINK_KIND_EOM, 0);
   for (int i = 0; i < 700; i++)
-    sb[nb++] = i % 50 == 49 ? TOK(DSLINK_KIND_EOM, 0) : TOK(DSLINK_KIND_DATA, rng_below(&rng, 256));
+    sb[nb++] = i % 50 == 49 ? TOK(DSLINK_KIND_EOM, 0)
+                            : TOK(DSLINK_KIND_DATA, madpost_rng_below(&rng, 256));
   sb[nb++] = TOK(DSLINK_KIND_EOP, 0);
   for (size_t i = 0; i < na; i++)
     end_push(&g_a, TOK_KIND(sa[i]), TOK_DATA(sa[i]));
@@ -1335,8 +1336,8 @@ static void traffic_case(const dslink_cfg_t *c, long seed) {
   while (g_b.rx_n < na || g_a.rx_n < nb) {
     CHECKF(guard++ < 400000, "stuck: B got %zu/%zu, A got %zu/%zu", g_b.rx_n, na, g_a.rx_n, nb);
     /* random back-pressure at both receivers */
-    g_a.in.rx_ready = rng_chance(&rng, 2, 3);
-    g_b.in.rx_ready = rng_chance(&rng, 1, 2);
+    g_a.in.rx_ready = madpost_rng_chance(&rng, 2, 3);
+    g_b.in.rx_ready = madpost_rng_chance(&rng, 1, 2);
     pair_cycle(&g_a, &g_b);
     CHECKF(g_a.st.r.fsm_state == ST_RUN && g_b.st.r.fsm_state == ST_RUN,
              "link dropped during clean traffic (cycle %ld)", g_a.cyc);

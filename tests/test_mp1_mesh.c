@@ -18,7 +18,7 @@
 #include <madpost/mp1_hop.h>
 #include <madpost/mp1_mesh.h>
 #include <madpost/mp1_nic.h>
-#include <madpost/rng.h>
+#include <madpost/madpost_rng.h>
 
 /* ---- a mesh with an interface at every node ---------------------------------------------- */
 
@@ -1044,24 +1044,25 @@ static uint32_t hdr2(rig_t *r, uint32_t a, uint32_t b, uint32_t code2, uint32_t 
 static void test_awf2_mesh_end_to_end(void **state) {
   (void)state;
   rig_t *r = rig_new_awf(40, 3, 2);
-  rng_t g;
-  rng_seed(&g, 77, 0);
+  madpost_rng_t g;
+  madpost_rng_seed(&g, 77, 0);
   enum { NMSG = 120 };
   static uint32_t dst[NMSG], len[NMSG];
   static uint8_t data[NMSG][80];
   uint32_t sent = 0;
   for (uint64_t t = 0; t < 200000 && (sent < NMSG || rig_busy(r)); t++) {
     if (sent < NMSG && t % 7 == 0) {
-      const uint32_t s = rng_below(&g, r->n);
+      const uint32_t s = madpost_rng_below(&g, r->n);
       if (r->tx[s].count < MP1_NIC_QUEUE) {
-        uint32_t d = rng_below(&g, r->n - 1);
+        uint32_t d = madpost_rng_below(&g, r->n - 1);
         d += d >= s;
         mp1_msg_t m;
         memset(&m, 0, sizeof m);
-        uint32_t h = mp1_msg_p2p(2, 40, s, d, rng_below(&g, 2), &m);
-        const uint32_t n = 1 + (sent % 4 == 0 ? rng_below(&g, 80) : rng_below(&g, 8));
+        uint32_t h = mp1_msg_p2p(2, 40, s, d, madpost_rng_below(&g, 2), &m);
+        const uint32_t n =
+            1 + (sent % 4 == 0 ? madpost_rng_below(&g, 80) : madpost_rng_below(&g, 8));
         data[sent][0] = (uint8_t)sent; /* the tag: each message's data differ */
-        for (uint32_t i = 1; i < n; i++) data[sent][i] = (uint8_t)rng_below(&g, 256);
+        for (uint32_t i = 1; i < n; i++) data[sent][i] = (uint8_t)madpost_rng_below(&g, 256);
         memcpy(m.bytes + h, data[sent], n);
         m.len = h + n;
         dst[sent] = d, len[sent] = n;

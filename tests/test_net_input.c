@@ -1,7 +1,7 @@
 /* cmocka tests for bad input and lost output (docs/hardening.md): the one number parser
  * (net_num.h), the checked configuration reader (net_ini.h, through mp1_sim_cfg_load) and the
- * checked output helpers (net_out.h, vcd_close), and the simulator's refusal of options that would
- * do nothing (mp1_sim_cfg_check). Each case was a fault of issue 16. */
+ * checked output helpers (net_out.h, madpost_vcd_close), and the simulator's refusal of options
+ * that would do nothing (mp1_sim_cfg_check). Each case was a fault of issue 16. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <setjmp.h>
@@ -20,7 +20,7 @@
 #include <madpost/net_ini.h>
 #include <madpost/net_num.h>
 #include <madpost/net_out.h>
-#include <madpost/vcd.h>
+#include <madpost/madpost_vcd.h>
 
 #include "check.h"
 
@@ -214,10 +214,10 @@ static void test_output_checked(void **state) {
   fprintf(f, "kept\n");
   CHECKF(net_out_flush(f, "/dev/null", err, sizeof err) == 0, "/dev/null flush: '%s'", err);
   CHECKF(net_out_close(f, "/dev/null", err, sizeof err) == 0, "/dev/null close: '%s'", err);
-  vcd_t v;
-  assert_int_equal(vcd_open(&v, "/dev/full", "1ns"), 0);
-  vcd_scope(&v, "top");
-  CHECKF(vcd_close(&v) == -1, "a VCD to /dev/full closed without an error");
+  madpost_vcd_t v;
+  assert_int_equal(madpost_vcd_open(&v, "/dev/full", "1ns"), 0);
+  madpost_vcd_scope(&v, "top");
+  CHECKF(madpost_vcd_close(&v) == -1, "a VCD to /dev/full closed without an error");
 }
 
 static void test_output_same(void **state) {

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include <madpost/net_traffic.h>
-#include <madpost/rng.h>
+#include <madpost/madpost_rng.h>
 
 /* cmocka's assert_* print only the expression; these checks say which case failed and why. */
 #include "check.h"
@@ -22,7 +22,9 @@ static net_traffic_cfg_t cfg(net_pattern_e p, uint32_t kx, uint32_t ky, uint32_t
   return (net_traffic_cfg_t){.pattern = p, .kx = kx, .ky = ky, .torus = torus};
 }
 
-static int rng_same(const rng_t *a, const rng_t *b) { return !memcmp(a, b, sizeof *a); }
+static int rng_same(const madpost_rng_t *a, const madpost_rng_t *b) {
+  return !memcmp(a, b, sizeof *a);
+}
 
 /* Independent of the module: distance by brute force over all wrap offsets. */
 static uint32_t ref_axis(uint32_t k, uint32_t a, uint32_t b, int torus) {
@@ -148,8 +150,8 @@ static void test_traffic_check(void **state) {
 static void perm_table(net_pattern_e p, uint32_t kx, uint32_t ky, int64_t *out) {
   const net_traffic_cfg_t c = cfg(p, kx, ky, 0);
   assert_int_equal(net_traffic_check(&c, NULL, 0), 0);
-  rng_t r, r0;
-  rng_seed(&r, 1, 2);
+  madpost_rng_t r, r0;
+  madpost_rng_seed(&r, 1, 2);
   r0 = r;
   for (uint32_t s = 0; s < kx * ky; s++) {
     out[s] = net_traffic_dest(&c, s, &r);
@@ -269,12 +271,12 @@ static void test_uniform(void **state) {
   (void)state;
   const net_traffic_cfg_t c = cfg(NET_TR_UNIFORM, 5, 7, 0); /* 35 nodes: no power of two */
   const uint32_t n = 35, srcs[] = {0, 17, 34};
-  rng_t r;
+  madpost_rng_t r;
   for (size_t k = 0; k < 3; k++) {
     const uint32_t s = srcs[k], draws = 350000;
     uint32_t cnt[MAXN] = {0};
     double p[MAXN];
-    rng_seed(&r, 2024, s);
+    madpost_rng_seed(&r, 2024, s);
     for (uint32_t i = 0; i < draws; i++) {
       const int64_t d = net_traffic_dest(&c, s, &r);
       CHECKF(d >= 0 && d < n && d != s, "uniform from %u gave %lld", s, (long long)d);
@@ -299,8 +301,8 @@ static void test_hotspot(void **state) {
   c.hot_node = 27;
   c.hot_frac = 0.2;
   const uint32_t n = 64, draws = 200000;
-  rng_t r;
-  rng_seed(&r, 7, 0);
+  madpost_rng_t r;
+  madpost_rng_seed(&r, 7, 0);
   uint32_t cnt[MAXN] = {0};
   for (uint32_t i = 0; i < draws; i++) {
     const int64_t d = net_traffic_dest(&c, 0, &r);
@@ -414,7 +416,7 @@ static void test_local_small_networks(void **state) {
 
   const uint32_t dims[][3] = {{2, 2, 0}, {2, 2, 1}, {1, 2, 0}, {3, 3, 1}, {5, 1, 0}, {3, 4, 0},
                               {4, 3, 1}, {5, 5, 0}, {7, 1, 1}, {6, 6, 0}, {9, 2, 1}};
-  rng_t r;
+  madpost_rng_t r;
   for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++) {
     const net_traffic_cfg_t c = cfg(NET_TR_LOCAL, dims[i][0], dims[i][1], dims[i][2]);
     const uint32_t n = c.kx * c.ky, draws = 12000;
@@ -424,7 +426,7 @@ static void test_local_small_networks(void **state) {
       CHECKF(fabs(net_local_mean(&c, s) - mean) < 1e-12, "%ux%u t%u mean from %u: %.6f vs %.6f",
              c.kx, c.ky, c.torus, s, net_local_mean(&c, s), mean);
       uint32_t cnt[MAXN] = {0};
-      rng_seed(&r, 99 + i, s);
+      madpost_rng_seed(&r, 99 + i, s);
       for (uint32_t k = 0; k < draws; k++) {
         const int64_t d = net_traffic_dest(&c, s, &r);
         CHECKF(d >= 0 && d < n && p[d] > 0.0, "%ux%u t%u: %u -> %lld outside the law", c.kx, c.ky,
@@ -443,8 +445,8 @@ static void test_local_centre_16x16(void **state) {
   (void)state;
   const net_traffic_cfg_t c = cfg(NET_TR_LOCAL, 16, 16, 0);
   const uint32_t s = 8 * 16 + 8, n = 256, draws = 200000;
-  rng_t r;
-  rng_seed(&r, 4, s);
+  madpost_rng_t r;
+  madpost_rng_seed(&r, 4, s);
   uint32_t cnt[MAXN] = {0}, by_d[6] = {0};
   double dsum = 0.0;
   for (uint32_t i = 0; i < draws; i++) {
@@ -488,10 +490,10 @@ static void test_local_all_sources_16x16(void **state) {
     const net_traffic_cfg_t c = cfg(NET_TR_LOCAL, 16, 16, tor);
     const uint32_t n = 256, per = 2000;
     double dsum = 0.0, exact = 0.0;
-    rng_t r;
+    madpost_rng_t r;
     for (uint32_t s = 0; s < n; s++) {
       exact += net_local_mean(&c, s);
-      rng_seed(&r, 11 + tor, s);
+      madpost_rng_seed(&r, 11 + tor, s);
       for (uint32_t i = 0; i < per; i++) {
         const int64_t d = net_traffic_dest(&c, s, &r);
         assert_true(d >= 0 && d != s);
@@ -522,10 +524,10 @@ static void test_determinism(void **state) {
   cs[2].hot_node = 40;
   cs[2].hot_frac = 0.3;
   for (int k = 0; k < 3; k++) {
-    rng_t a, b, other;
-    rng_seed(&a, 123, 5);
-    rng_seed(&b, 123, 5);
-    rng_seed(&other, 123, 6);
+    madpost_rng_t a, b, other;
+    madpost_rng_seed(&a, 123, 5);
+    madpost_rng_seed(&b, 123, 5);
+    madpost_rng_seed(&other, 123, 6);
     uint32_t differ = 0;
     for (uint32_t i = 0; i < 1000; i++) {
       const uint32_t s = i % 63;
@@ -540,9 +542,9 @@ static void test_determinism(void **state) {
   const net_arrival_cfg_t ac[3] = {
       {NET_ARR_EXP, 0.4, 1.0}, {NET_ARR_UNIFORM, 0.4, 1.0}, {NET_ARR_BURSTY, 0.4, 3.0}};
   for (int k = 0; k < 3; k++) {
-    rng_t a, b;
-    rng_seed(&a, 77, 3);
-    rng_seed(&b, 77, 3);
+    madpost_rng_t a, b;
+    madpost_rng_seed(&a, 77, 3);
+    madpost_rng_seed(&b, 77, 3);
     net_arrival_t sa, sb;
     net_arrival_start(&ac[k], &sa, 0.0, &a);
     net_arrival_start(&ac[k], &sb, 0.0, &b);
@@ -584,8 +586,8 @@ typedef struct {
 
 static arr_stats_t run_arrivals(const net_arrival_cfg_t *c, uint64_t cycles, uint64_t seed) {
   assert_int_equal(net_arrival_check(c, NULL, 0), 0);
-  rng_t r;
-  rng_seed(&r, seed, 0);
+  madpost_rng_t r;
+  madpost_rng_seed(&r, seed, 0);
   net_arrival_t a;
   net_arrival_start(c, &a, 0.0, &r);
   arr_stats_t st = {0};
@@ -666,8 +668,8 @@ static void test_arrival_zero_and_catch_up(void **state) {
   const net_arrival_cfg_t kinds[3] = {
       {NET_ARR_EXP, 0.0, 1.0}, {NET_ARR_UNIFORM, 0.0, 1.0}, {NET_ARR_BURSTY, 0.0, 5.0}};
   for (int k = 0; k < 3; k++) {
-    rng_t r, r0;
-    rng_seed(&r, 3, 3);
+    madpost_rng_t r, r0;
+    madpost_rng_seed(&r, 3, 3);
     r0 = r;
     net_arrival_t a;
     net_arrival_start(&kinds[k], &a, 0.0, &r);
@@ -680,9 +682,9 @@ static void test_arrival_zero_and_catch_up(void **state) {
 
   /* one late call collects exactly what per-cycle calls would have, from the same draws */
   const net_arrival_cfg_t c = {NET_ARR_BURSTY, 0.7, 3.0};
-  rng_t ra, rb;
-  rng_seed(&ra, 8, 1);
-  rng_seed(&rb, 8, 1);
+  madpost_rng_t ra, rb;
+  madpost_rng_seed(&ra, 8, 1);
+  madpost_rng_seed(&rb, 8, 1);
   net_arrival_t a, b;
   net_arrival_start(&c, &a, 0.0, &ra);
   net_arrival_start(&c, &b, 0.0, &rb);
@@ -695,7 +697,7 @@ static void test_arrival_zero_and_catch_up(void **state) {
    * s[1] == 0, so this state makes the first gap exactly 0 (and the next one long). */
   for (int k = 0; k < 2; k++) {
     const net_arrival_cfg_t z = {k ? NET_ARR_UNIFORM : NET_ARR_EXP, 0.01, 1.0};
-    rng_t zr = {{UINT64_C(0x0123456789ABCDEF), 0, UINT64_C(0xFEDCBA9876543210),
+    madpost_rng_t zr = {{UINT64_C(0x0123456789ABCDEF), 0, UINT64_C(0xFEDCBA9876543210),
                  UINT64_C(0x0F1E2D3C4B5A6978)}};
     net_arrival_start(&z, &a, 5.0, &zr);
     assert_true(a.t_next == 5.0);
@@ -706,7 +708,7 @@ static void test_arrival_zero_and_catch_up(void **state) {
   /* a process started at t0 has nothing before cycle t0 */
   const net_arrival_cfg_t e = {NET_ARR_EXP, 5.0, 1.0};
   for (uint64_t seed = 0; seed < 100; seed++) {
-    rng_seed(&ra, seed, 0);
+    madpost_rng_seed(&ra, seed, 0);
     net_arrival_start(&e, &a, 1000.0, &ra);
     assert_true(a.t_next >= 1000.0);
     assert_int_equal(net_arrival_count(&e, &a, 998, &ra), 0);

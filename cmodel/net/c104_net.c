@@ -67,7 +67,7 @@ static int start_nodes(c104_net_t *w, char *err, size_t n) {
     }
     for (uint32_t l = 0; l < P; l++)
       dslink_reset(&w->lc, &w->nl[i * P + l]);
-    rng_seed(&w->rng[i], w->seed, i);
+    madpost_rng_seed(&w->rng[i], w->seed, i);
   }
   return 0;
 }

@@ -230,10 +230,10 @@ static void wire_circulant(uint64_t seed, uint32_t N, uint32_t K, uint16_t *vl_t
   uint32_t g[1024]; /* N <= 1024 (a 32 x 32 grid) */
   for (uint32_t i = 0; i < G; i++)
     g[i] = i + 1;
-  rng_t r;
-  rng_seed(&r, seed, 0x1050000u);
+  madpost_rng_t r;
+  madpost_rng_seed(&r, seed, 0x1050000u);
   for (uint32_t j = 0; j < K / 2; j++) {
-    const uint32_t k = j + rng_below(&r, G - j);
+    const uint32_t k = j + madpost_rng_below(&r, G - j);
     const uint32_t t = g[j];
     g[j] = g[k], g[k] = t;
     for (uint32_t a = 0; a < N; a++) {
@@ -277,8 +277,8 @@ static void wire_local(const net_traffic_cfg_t *t, uint32_t N, uint32_t K, uint1
 static int wire_permutation(const net_traffic_cfg_t *t, uint32_t N, uint32_t K, uint16_t *vl_to,
                             uint32_t *peer, char *err, size_t n) {
   for (uint32_t a = 0; a < N; a++) {
-    rng_t r;
-    rng_seed(&r, 0, 0); /* permutations draw nothing */
+    madpost_rng_t r;
+    madpost_rng_seed(&r, 0, 0); /* permutations draw nothing */
     const int64_t b = net_traffic_dest(t, a, &r);
     if (b < 0)
       continue;

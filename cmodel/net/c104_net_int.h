@@ -89,7 +89,7 @@ struct c104_net {
   uint32_t *vlpeer;
   uint32_t perm;     /* a permutation pattern: the sending ends 0, 2, .. K - 2 taken in turn */
   uint32_t *prr;     /* per node: the permutation's next sending end / 2 */
-  rng_t *rng;
+  madpost_rng_t *rng;
   net_arrival_t *arr;
   net_traffic_cfg_t tr;
   net_arrival_cfg_t ar;

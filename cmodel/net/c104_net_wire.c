@@ -183,9 +183,9 @@ static uint32_t hunt_groups(const c104_net_cfg_t *c, uint32_t grp) {
 static void port_setup(c104_net_t *w, uint32_t s, uint32_t p, c104_setup_t *su) {
   const int uni = w->cfg.universal != 0;
   su->port[p].hdr2 = w->H == 2;
-  rng_t r;
-  rng_seed(&r, w->seed, 0x1040000u + 32u * s + p);
-  uint32_t sd = (uint32_t)(rng_next(&r) & 0xFFFFu);
+  madpost_rng_t r;
+  madpost_rng_seed(&r, w->seed, 0x1040000u + 32u * s + p);
+  uint32_t sd = (uint32_t)(madpost_rng_next(&r) & 0xFFFFu);
   su->port[p].seed = sd ? sd : 1;
   const int32_t pe = w->peer[sw_end(w, s, p)];
   const int from_node = pe >= (int32_t)(w->S * C104_PORTS);

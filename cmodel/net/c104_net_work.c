@@ -26,7 +26,7 @@ int c104_net_send(c104_net_t *w, uint32_t n, uint32_t vl, uint32_t len) {
 static int64_t arrival_vl(c104_net_t *w, uint32_t i) {
   const uint32_t K = w->K;
   if (w->circ)
-    return rng_below(&w->rng[i], K); /* §17.4: a uniformly drawn end of the circulant */
+    return madpost_rng_below(&w->rng[i], K); /* §17.4: a uniformly drawn end of the circulant */
   const int64_t d = net_traffic_dest(&w->tr, i, &w->rng[i]);
   if (d < 0)
     return -1; /* a permutation's fixed point sends nothing */

@@ -12,8 +12,8 @@
 
 #include <madpost/mp1_mesh.h>
 #include <madpost/mp1_nic.h>
-#include <madpost/rng.h>
-#include <madpost/vcd.h>
+#include <madpost/madpost_rng.h>
+#include <madpost/madpost_vcd.h>
 
 /* One message's stay in one machine: first[k] the cycle copy k's first chunk was on its output
  * (0: none), eom_in the cycle its EOM arrived on the input. */
@@ -37,10 +37,10 @@ typedef struct {
   mp1_mesh_out_t *out;
   mp1_nic_t *nic;
   res_list_t *res; /* per machine: node * 8 + j */
-  rng_t rng;
+  madpost_rng_t rng;
   uint64_t next_id;
   /* VCD of the path (second run) */
-  vcd_t vcd;
+  madpost_vcd_t vcd;
   const uint32_t *path_node;
   uint32_t path_n;
   uint32_t *vh;
@@ -234,45 +234,45 @@ static const struct {
 
 static void vcd_setup(hop_ctx_t *h) {
   char name[64];
-  vcd_scope(&h->vcd, "mp1_path");
+  madpost_vcd_scope(&h->vcd, "mp1_path");
   uint32_t k = 0;
   for (uint32_t p = 0; p < h->path_n; p++) {
     const uint32_t i = h->path_node[p];
     snprintf(name, sizeof name, "n%u_x%u_y%u", i, i % h->st.cfg.kx, i / h->st.cfg.kx);
-    vcd_scope(&h->vcd, name);
+    madpost_vcd_scope(&h->vcd, name);
     for (uint32_t j = 0; j < 8; j++)
       for (uint32_t w = 0; w < sizeof chan_wires / sizeof chan_wires[0]; w++) {
         snprintf(name, sizeof name, chan_wires[w].fmt, j >> 1, (j & 1u) ? "y" : "x");
-        h->vh[k++] = vcd_wire(&h->vcd, name, chan_wires[w].width);
+        h->vh[k++] = madpost_vcd_wire(&h->vcd, name, chan_wires[w].width);
       }
-    h->vh[k++] = vcd_wire(&h->vcd, "inj_dat", 3);
-    h->vh[k++] = vcd_wire(&h->vcd, "inj_stop", 1);
-    h->vh[k++] = vcd_wire(&h->vcd, "rcv_dat", 3);
-    vcd_upscope(&h->vcd);
+    h->vh[k++] = madpost_vcd_wire(&h->vcd, "inj_dat", 3);
+    h->vh[k++] = madpost_vcd_wire(&h->vcd, "inj_stop", 1);
+    h->vh[k++] = madpost_vcd_wire(&h->vcd, "rcv_dat", 3);
+    madpost_vcd_upscope(&h->vcd);
   }
-  vcd_upscope(&h->vcd);
-  vcd_enddefs(&h->vcd);
+  madpost_vcd_upscope(&h->vcd);
+  madpost_vcd_enddefs(&h->vcd);
 }
 
 static void vcd_dump(hop_ctx_t *h, uint64_t t) {
-  vcd_time(&h->vcd, t * 40); /* one MP1 cycle is 40 ns */
+  madpost_vcd_time(&h->vcd, t * 40); /* one MP1 cycle is 40 ns */
   uint32_t k = 0;
   for (uint32_t p = 0; p < h->path_n; p++) {
     const uint32_t i = h->path_node[p];
     const mp1_chip_state_t *c = &h->st.chip[i];
     for (uint32_t j = 0; j < 8; j++) {
       const mp1_rm_regs_t *r = &machine(c, j)->r;
-      vcd_val(&h->vcd, h->vh[k++], h->out[i].chan_dat[j]);
-      vcd_val(&h->vcd, h->vh[k++], h->out[i].chan_stop[j]);
-      vcd_val(&h->vcd, h->vh[k++], (uint32_t)r->b_val << 1 | r->f_val);
+      madpost_vcd_val(&h->vcd, h->vh[k++], h->out[i].chan_dat[j]);
+      madpost_vcd_val(&h->vcd, h->vh[k++], h->out[i].chan_stop[j]);
+      madpost_vcd_val(&h->vcd, h->vh[k++], (uint32_t)r->b_val << 1 | r->f_val);
       const uint32_t cs = (uint32_t)r->cs_pb << 6 | (uint32_t)r->cs_rc << 4;
-      vcd_val(&h->vcd, h->vh[k++], cs | (uint32_t)r->cs_ot << 2 | r->cs_st);
-      vcd_val(&h->vcd, h->vh[k++], r->f_route);
-      vcd_val(&h->vcd, h->vh[k++], r->wp);
+      madpost_vcd_val(&h->vcd, h->vh[k++], cs | (uint32_t)r->cs_ot << 2 | r->cs_st);
+      madpost_vcd_val(&h->vcd, h->vh[k++], r->f_route);
+      madpost_vcd_val(&h->vcd, h->vh[k++], r->wp);
     }
-    vcd_val(&h->vcd, h->vh[k++], h->in[i].inj_dat);
-    vcd_val(&h->vcd, h->vh[k++], h->out[i].inj_stop);
-    vcd_val(&h->vcd, h->vh[k++], h->out[i].rcv_dat);
+    madpost_vcd_val(&h->vcd, h->vh[k++], h->in[i].inj_dat);
+    madpost_vcd_val(&h->vcd, h->vh[k++], h->out[i].inj_stop);
+    madpost_vcd_val(&h->vcd, h->vh[k++], h->out[i].rcv_dat);
   }
 }
 
@@ -315,7 +315,7 @@ static int ctx_init(hop_ctx_t *h, const mp1_hop_cfg_t *cfg, const uint32_t *path
     return -1;
   }
   if (path) {
-    if (vcd_open(&h->vcd, cfg->vcd_path, "1ns")) {
+    if (madpost_vcd_open(&h->vcd, cfg->vcd_path, "1ns")) {
       fail(err, errlen, "cannot write %s", cfg->vcd_path);
       ctx_free(h, n);
       return -1;
@@ -324,7 +324,7 @@ static int ctx_init(hop_ctx_t *h, const mp1_hop_cfg_t *cfg, const uint32_t *path
   }
   for (uint32_t i = 0; i < n; i++) mp1_nic_reset(&h->nic[i]);
   for (uint32_t i = 0; i < n * 8; i++) h->res[i].f = h->res[i].b = -1;
-  rng_seed(&h->rng, cfg->seed, 0x4f50);
+  madpost_rng_seed(&h->rng, cfg->seed, 0x4f50);
   return 0;
 }
 
@@ -336,8 +336,8 @@ static uint64_t background(hop_ctx_t *h, uint32_t src, uint64_t t) {
   uint64_t sent = 0;
   for (uint32_t i = 0; i < n && cfg->load_ppm; i++) {
     if (i == src || h->nic[i].count == MP1_NIC_QUEUE) continue;
-    if (rng_below(&h->rng, 1000000) >= cfg->load_ppm) continue;
-    uint32_t d = rng_below(&h->rng, n - 1);
+    if (madpost_rng_below(&h->rng, 1000000) >= cfg->load_ppm) continue;
+    uint32_t d = madpost_rng_below(&h->rng, n - 1);
     if (d >= i) d++;
     mp1_msg_t b;
     make_msg(&h->st.cfg, i, d, cfg->bg_len, cfg->adaptive, ++h->next_id, &b);
@@ -457,7 +457,7 @@ static int simulate(const mp1_hop_cfg_t *cfg, mp1_hop_result_t *res, const uint3
     mp1_mesh_clock(&h.st, &h.nx);
   }
   /* the dump is buffered: a full disk shows only when it is closed */
-  if (path && vcd_close(&h.vcd) && !failed) {
+  if (path && madpost_vcd_close(&h.vcd) && !failed) {
     fail(err, errlen, "cannot write %s", cfg->vcd_path);
     failed = 1;
   }

@@ -28,7 +28,7 @@ typedef struct {
 /* Per node: the source, the injection queue and the sender. The queue is a ring of its messages
  * through msg_t.qnext, named by its last: a node holds 4 bytes for it, not `queue` entries. */
 typedef struct {
-  rng_t rng;
+  madpost_rng_t rng;
   net_arrival_t arr;
   uint32_t cur;       /* message in the interface buffer, being injected */
   uint16_t tx_pos, tx_n; /* chunks of a message: at most 3 (1024 + 2 AWF) + 7 (length <= 1024) */
@@ -117,11 +117,11 @@ typedef struct {
   uint32_t neg, wrap, lstart, lend;
 } tdim_t;
 
-static tdim_t torus_dim(uint32_t k, uint32_t s, uint32_t d, rng_t *r) {
+static tdim_t torus_dim(uint32_t k, uint32_t s, uint32_t d, madpost_rng_t *r) {
   tdim_t t = {0, 0, 0, 0};
   const uint32_t f = (d + k - s) % k;
   if (f == 0) return t;
-  t.neg = 2 * f > k || (2 * f == k && rng_below(r, 2));
+  t.neg = 2 * f > k || (2 * f == k && madpost_rng_below(r, 2));
   t.wrap = t.neg ? d > s : d < s;
   /* going +, the L copy is upstream of the H copy (the wrap link joins L's end to H's start);
    * going -, the reverse */
@@ -134,16 +134,16 @@ static tdim_t torus_dim(uint32_t k, uint32_t s, uint32_t d, rng_t *r) {
  * start levels, each in the message's own orientation (1: the downstream copy, where 004's
  * "own class level" is; 0: the upstream copy). */
 static void torus_levels(const mp1_sim_cfg_t *c, uint32_t sx, uint32_t sy, tdim_t *X, tdim_t *Y,
-                         rng_t *r) {
+                         madpost_rng_t *r) {
   uint32_t ux = 1, uy = 1; /* downstream (own) copies by default: the fixed strategy */
   if (c->torus_inject == MP1_TINJ_RANDOM) {
-    ux = (uint32_t)rng_below(r, 2);
-    uy = (uint32_t)rng_below(r, 2);
+    ux = (uint32_t)madpost_rng_below(r, 2);
+    uy = (uint32_t)madpost_rng_below(r, 2);
   } else if (c->torus_inject == MP1_TINJ_PAPER) {
     /* canonical orientation: coordinates mirrored in a dimension travelled - */
     const uint32_t cx = X->neg ? c->kx - 1 - sx : sx, cy = Y->neg ? c->ky - 1 - sy : sy;
     const uint32_t east = 2 * cx >= c->kx, south = 2 * cy >= c->ky;
-    const uint32_t u = (uint32_t)rng_below(r, 3); /* thirds */
+    const uint32_t u = (uint32_t)madpost_rng_below(r, 3); /* thirds */
     if (X->wrap && !Y->wrap) uy = u != 0;        /* class HL: 1/3 to LL */
     else if (Y->wrap && !X->wrap) ux = u != 0;   /* class LH: 1/3 to LL */
     else if (!X->wrap && !Y->wrap) {
@@ -160,7 +160,7 @@ static void torus_levels(const mp1_sim_cfg_t *c, uint32_t sx, uint32_t sy, tdim_
 /* Header and selection (docs/mp1_sim.md §2): the first address flit names the dimension the
  * message starts in; code 0 (static) or 1 (adaptive) when both dimensions differ. In a torus the
  * addresses are positions in the unrolled chip mesh and the selection names the chip. */
-static void msg_header(sim_t *s, msg_t *m, rng_t *r) {
+static void msg_header(sim_t *s, msg_t *m, madpost_rng_t *r) {
   const mp1_sim_cfg_t *c = s->c;
   const uint32_t kx = c->kx, sx = m->src % kx, sy = m->src / kx;
   uint32_t dx = m->dst % kx, dy = m->dst / kx;
@@ -179,15 +179,15 @@ static void msg_header(sim_t *s, msg_t *m, rng_t *r) {
   }
   if (c->zero_random) {
     /* an offset of 0 fits either plane of that sign: spread them (docs/mp1_sim.md §2) */
-    if (!ox) px = (uint32_t)rng_below(r, 2);
-    if (!oy) py = (uint32_t)rng_below(r, 2);
+    if (!ox) px = (uint32_t)madpost_rng_below(r, 2);
+    if (!oy) py = (uint32_t)madpost_rng_below(r, 2);
   }
   dx = ax;
   dy = ay;
   const uint32_t plane = (px << 1) | py;
   uint32_t dim;
   if (ox && oy) {
-    dim = s->c->route == MP1_ROUTE_OBLIVIOUS ? 0 : (uint32_t)rng_below(r, 2);
+    dim = s->c->route == MP1_ROUTE_OBLIVIOUS ? 0 : (uint32_t)madpost_rng_below(r, 2);
     const uint32_t code = s->c->route == MP1_ROUTE_ADAPTIVE ? 1u : 0u;
     const uint32_t first = dim ? dy : dx, second = dim ? dx : dy;
     m->hdr[0] = (uint16_t)mp1_addr_word(s->awf, code, first);
@@ -657,7 +657,7 @@ static int sim_setup(sim_t *s, const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_re
   s->t_end = s->sync ? c->drain : s->gen_end + c->drain;
   for (uint32_t i = 0; i < n; i++) {
     node_t *nd = &s->node[i];
-    rng_seed(&nd->rng, seed, i);
+    madpost_rng_seed(&nd->rng, seed, i);
     nd->cur = NIL;
     nd->pend = NIL;
     mp1_txf_init(&nd->txf); /* the window by default (docs/mp1_draft4.md §10.4) */

@@ -130,14 +130,14 @@ double net_local_mean(const net_traffic_cfg_t *c, uint32_t s) {
   return wsum ? (double)dsum / wsum : 0.0;
 }
 
-static int64_t local_dest(const net_traffic_cfg_t *c, uint32_t s, rng_t *r) {
+static int64_t local_dest(const net_traffic_cfg_t *c, uint32_t s, madpost_rng_t *r) {
   uint32_t ring[NET_LOCAL_DMAX + 1], wsum = 0;
   for (uint32_t d = 1; d <= NET_LOCAL_DMAX; d++) {
     ring[d] = net_traffic_ring(c, s, d);
     if (ring[d]) wsum += local_w(d);
   }
   if (!wsum) return -1;
-  uint32_t u = rng_below(r, wsum), d = 1;
+  uint32_t u = madpost_rng_below(r, wsum), d = 1;
   for (;; d++)
     if (ring[d]) {
       if (u < local_w(d)) break;
@@ -146,7 +146,7 @@ static int64_t local_dest(const net_traffic_cfg_t *c, uint32_t s, rng_t *r) {
   /* Index the ring's nodes by (a = x distance, then x choice, then y choice) and pick one. */
   const int t = c->torus != 0;
   const uint32_t x = s % c->kx, y = s / c->kx;
-  uint32_t i = rng_below(r, ring[d]);
+  uint32_t i = madpost_rng_below(r, ring[d]);
   for (uint32_t a = 0; a <= d; a++) {
     const axis_set_t xs = axis_at(c->kx, x, a, t), ys = axis_at(c->ky, y, d - a, t);
     const uint32_t cell = xs.n * ys.n;
@@ -156,8 +156,8 @@ static int64_t local_dest(const net_traffic_cfg_t *c, uint32_t s, rng_t *r) {
   return -1; /* unreachable: i < ring[d] */
 }
 
-static int64_t uniform_dest(uint32_t n, uint32_t s, rng_t *r) {
-  const uint32_t v = rng_below(r, n - 1);
+static int64_t uniform_dest(uint32_t n, uint32_t s, madpost_rng_t *r) {
+  const uint32_t v = madpost_rng_below(r, n - 1);
   return v >= s ? v + 1 : v;
 }
 
@@ -167,7 +167,7 @@ static uint32_t bit_reverse(uint32_t v, uint32_t b) {
   return o;
 }
 
-int64_t net_traffic_dest(const net_traffic_cfg_t *c, uint32_t s, rng_t *r) {
+int64_t net_traffic_dest(const net_traffic_cfg_t *c, uint32_t s, madpost_rng_t *r) {
   if (c->kx < 1 || c->ky < 1 || c->kx > NET_TRAFFIC_KMAX || c->ky > NET_TRAFFIC_KMAX) return -1;
   const uint32_t n = c->kx * c->ky;
   if (n < 2 || s >= n) return -1;
@@ -180,7 +180,7 @@ int64_t net_traffic_dest(const net_traffic_cfg_t *c, uint32_t s, rng_t *r) {
     return local_dest(c, s, r);
   case NET_TR_HOTSPOT:
     if (c->hot_node >= n) return -1;
-    if (rng_unit(r) < c->hot_frac && s != c->hot_node) return c->hot_node;
+    if (madpost_rng_unit(r) < c->hot_frac && s != c->hot_node) return c->hot_node;
     return uniform_dest(n, s, r);
   case NET_TR_SHUFFLE:
     if (!is_pow2(n)) return -1;
@@ -241,9 +241,9 @@ int net_arrival_check(const net_arrival_cfg_t *c, char *err, size_t errlen) {
 }
 
 /* Time to the next arrival (exp, uniform) or burst (bursty); +inf when nothing ever comes. */
-static double gap(const net_arrival_cfg_t *c, rng_t *r) {
+static double gap(const net_arrival_cfg_t *c, madpost_rng_t *r) {
   if (!(c->rate > 0.0)) return INFINITY;
-  const double u = rng_unit(r); /* [0, 1), so log1p(-u) is finite */
+  const double u = madpost_rng_unit(r); /* [0, 1), so log1p(-u) is finite */
   switch (c->kind) {
   case NET_ARR_UNIFORM:
     return u * 2.0 / c->rate;
@@ -255,18 +255,19 @@ static double gap(const net_arrival_cfg_t *c, rng_t *r) {
 }
 
 /* Messages in one burst: geometric on 1, 2, ... with mean burst (inversion). */
-static uint32_t burst_size(const net_arrival_cfg_t *c, rng_t *r) {
+static uint32_t burst_size(const net_arrival_cfg_t *c, madpost_rng_t *r) {
   if (!(c->burst > 1.0)) return 1;
-  const double u = rng_unit(r);
+  const double u = madpost_rng_unit(r);
   const double k = floor(log1p(-u) / log1p(-1.0 / c->burst));
   return k >= (double)(UINT32_MAX - 1) ? UINT32_MAX : 1u + (uint32_t)k;
 }
 
-void net_arrival_start(const net_arrival_cfg_t *c, net_arrival_t *a, double t0, rng_t *r) {
+void net_arrival_start(const net_arrival_cfg_t *c, net_arrival_t *a, double t0, madpost_rng_t *r) {
   a->t_next = t0 + gap(c, r);
 }
 
-uint32_t net_arrival_count(const net_arrival_cfg_t *c, net_arrival_t *a, uint64_t t, rng_t *r) {
+uint32_t net_arrival_count(const net_arrival_cfg_t *c, net_arrival_t *a, uint64_t t,
+                           madpost_rng_t *r) {
   const double end = (double)t + 1.0;
   uint32_t n = 0;
   while (a->t_next < end) {

@@ -10,7 +10,7 @@
 #include <madpost/c104.h>
 #include <madpost/dslink.h>
 #include <madpost/net_traffic.h>
-#include <madpost/rng.h>
+#include <madpost/madpost_rng.h>
 #include <madpost/t9k_node.h>
 
 #ifdef __cplusplus

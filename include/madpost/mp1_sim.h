@@ -9,7 +9,7 @@
 
 #include <madpost/mp1_mesh.h>
 #include <madpost/net_traffic.h>
-#include <madpost/rng.h>
+#include <madpost/madpost_rng.h>
 
 #ifdef __cplusplus
 extern "C" {

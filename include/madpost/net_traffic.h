@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <madpost/rng.h>
+#include <madpost/madpost_rng.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -17,7 +17,7 @@ extern "C" {
  * Network: kx x ky nodes (1..NET_TRAFFIC_KMAX each, at least 2 nodes), node n = y * kx + x.
  * N = kx * ky; where a pattern needs N a power of two, b = log2 N and n is taken as a b-bit word.
  *
- *   uniform    every node other than s equally likely: rng_below(N - 1), then skip s.
+ *   uniform    every node other than s equally likely: madpost_rng_below(N - 1), then skip s.
  *   local      seed paper 004 §5.2: a hop distance d in 1..5 is drawn with p(d) = (7 - d) / 20
  *              (0.30 0.25 0.20 0.15 0.10, mean exactly 2.5, the paper's stated mean), restricted
  *              to the distances that exist from s and renormalised; then one of the nodes at
@@ -39,11 +39,11 @@ extern "C" {
  *
  * Random draws, all from the caller's rng (one stream per source node keeps runs reproducible
  * whatever the order nodes are served in):
- *   uniform   one rng_below(N - 1) (Lemire; it may draw again on rejection)
- *   local     one rng_below(total weight of the present distances), one rng_below(ring size)
- *   hotspot   one rng_unit (hot if < hot_frac; drawn even at the hot node, so the number of
- *             draws does not depend on s), then the uniform draw unless the hot node was chosen
- *   shuffle, bitrev, transpose, bitcomp: none. */
+ *   uniform   one madpost_rng_below(N - 1) (Lemire; it may draw again on rejection)
+ *   local     one madpost_rng_below(total weight of the present distances), one
+ * madpost_rng_below(ring size) hotspot   one madpost_rng_unit (hot if < hot_frac; drawn even at the
+ * hot node, so the number of draws does not depend on s), then the uniform draw unless the hot node
+ * was chosen shuffle, bitrev, transpose, bitcomp: none. */
 
 enum { NET_TRAFFIC_KMAX = 8192, NET_LOCAL_DMAX = 5 };
 
@@ -73,7 +73,7 @@ int net_traffic_check(const net_traffic_cfg_t *c, char *err, size_t errlen);
 /* Destination of a message from node s: a node != s, or -1 when s sends nothing under this
  * pattern (a permutation's fixed point). Meaningful only for a config that passes
  * net_traffic_check; for s >= N or a config that does not, returns -1 rather than a bad node. */
-int64_t net_traffic_dest(const net_traffic_cfg_t *c, uint32_t s, rng_t *r);
+int64_t net_traffic_dest(const net_traffic_cfg_t *c, uint32_t s, madpost_rng_t *r);
 
 /* "uniform", "local", "shuffle", "bitrev", "transpose", "bitcomp", "hotspot"; "?" otherwise. */
 const char *net_pattern_name(net_pattern_e p);
@@ -110,8 +110,8 @@ double net_local_mean(const net_traffic_cfg_t *c, uint32_t s);
  * Bounds are ours: rate <= NET_ARR_RATE_MAX and burst <= NET_ARR_BURST_MAX keep counts and the
  * work per cycle bounded (a node cannot inject more than a few messages per cycle anyway).
  *
- * Draws: one rng_unit per arrival (exponential, uniform) or per burst (bursty), plus one rng_unit
- * per burst for its size when burst > 1. */
+ * Draws: one madpost_rng_unit per arrival (exponential, uniform) or per burst (bursty), plus one
+ * madpost_rng_unit per burst for its size when burst > 1. */
 
 #define NET_ARR_RATE_MAX 1000.0
 #define NET_ARR_BURST_MAX 1.0e6
@@ -138,12 +138,13 @@ const char *net_arrival_name(net_arrival_e k);
 int net_arrival_parse(const char *s, net_arrival_e *k);
 
 /* Starts a node's process at time t0: draws the first arrival (burst) time. */
-void net_arrival_start(const net_arrival_cfg_t *c, net_arrival_t *a, double t0, rng_t *r);
+void net_arrival_start(const net_arrival_cfg_t *c, net_arrival_t *a, double t0, madpost_rng_t *r);
 
 /* Messages arriving in cycle t: every arrival not yet counted with time < t + 1, after which
  * t_next >= t + 1. Called once per cycle in order, that is exactly the arrivals in [t, t + 1);
  * a caller that skips cycles gets their arrivals in the next call. Saturates at UINT32_MAX. */
-uint32_t net_arrival_count(const net_arrival_cfg_t *c, net_arrival_t *a, uint64_t t, rng_t *r);
+uint32_t net_arrival_count(const net_arrival_cfg_t *c, net_arrival_t *a, uint64_t t,
+                           madpost_rng_t *r);
 
 #ifdef __cplusplus
 }

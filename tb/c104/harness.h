@@ -26,9 +26,9 @@ Tb::Tb(const bench::Options &o, VerilatedContext *ctx) : bench::Run("c104", o), 
   h_.set_sparse_history(true);
   rtl_ = std::make_unique<Vc104>(ctx_, "c104");
   c104_reset(&cfg_, &st_);
-  rng_seed(&rng_, o.seed, 0);
+  madpost_rng_seed(&rng_, o.seed, 0);
   for (uint32_t p = 0; p < kN; p++) {
-    rng_seed(&gen_[p].rng, o.seed, 100 + p);
+    madpost_rng_seed(&gen_[p].rng, o.seed, 100 + p);
     if (!tokp(p)) dslink_reset(&cfg_.link, &bp_[p].st);
   }
   c104_setup_default(&su_);
@@ -102,13 +102,13 @@ void Tb::token_inputs(uint32_t p, bool held) {
   bool v = t.gap == 0 && !t.rxq.empty() && t.rxq.front().at <= cyc_;
   Tok h = v ? t.rxq.front().t : 0;
   wild_tok_[p] = false;
-  if (wild_ && !t.loop && rng_chance(&rng_, 1, 40)) {
+  if (wild_ && !t.loop && madpost_rng_chance(&rng_, 1, 40)) {
     // outside the FIFO contract of §6: the head vanishes for a cycle, or another token shows
-    if (v && rng_chance(&rng_, 1, 2)) {
+    if (v && madpost_rng_chance(&rng_, 1, 2)) {
       v = false, h = 0;
     } else {
-      const uint32_t k = rng_below(&rng_, 4);
-      v = true, h = TK(k, k == kData ? rng_below(&rng_, 256) : 0), wild_tok_[p] = true;
+      const uint32_t k = madpost_rng_below(&rng_, 4);
+      v = true, h = TK(k, k == kData ? madpost_rng_below(&rng_, 256) : 0), wild_tok_[p] = true;
     }
   }
   // after a mid-run reset no token enters until the setup is written again: a packet routed
@@ -122,9 +122,9 @@ void Tb::token_inputs(uint32_t p, bool held) {
                         (!t.loop || t.rxq.size() < cfg_.link.rx_depth + cfg_.link.tx_depth);
   head_[p] = v ? h : kNone;
   if (junk_) {  // ignored pins (§14)
-    in_.link_en[p] = rng_below(&rng_, 2);
-    in_.d[p] = rng_below(&rng_, 2);
-    in_.s[p] = rng_below(&rng_, 2);
+    in_.link_en[p] = madpost_rng_below(&rng_, 2);
+    in_.d[p] = madpost_rng_below(&rng_, 2);
+    in_.s[p] = madpost_rng_below(&rng_, 2);
   }
 }
 
@@ -149,10 +149,10 @@ void Tb::bit_inputs(uint32_t p) {
   head_[p] = lo.rx_valid ? TK(lo.rx_kind, lo.rx_data) : kNone;
   rptr_[p] = st_.link[p].r.rxf_rptr;
   if (junk_) {
-    in_.tok_rx_valid[p] = rng_below(&rng_, 2);
-    in_.tok_rx_kind[p] = rng_below(&rng_, 4);
-    in_.tok_rx_data[p] = rng_below(&rng_, 256);
-    in_.tok_tx_ready[p] = rng_below(&rng_, 2);
+    in_.tok_rx_valid[p] = madpost_rng_below(&rng_, 2);
+    in_.tok_rx_kind[p] = madpost_rng_below(&rng_, 4);
+    in_.tok_rx_data[p] = madpost_rng_below(&rng_, 256);
+    in_.tok_tx_ready[p] = madpost_rng_below(&rng_, 2);
   }
 }
 
@@ -166,7 +166,7 @@ void Tb::peers_eval() {
     b.to_peer.apply(cyc_, &d, &s);
     b.li.d = d, b.li.s = s;
     b.li.link_en = b.link_en;
-    if (!b.txq.empty() && b.txq.front().at <= cyc_ && rng_chance(&rng_, b.valid_pct, 100)) {
+    if (!b.txq.empty() && b.txq.front().at <= cyc_ && madpost_rng_chance(&rng_, b.valid_pct, 100)) {
       b.li.tx_valid = 1;
       b.li.tx_kind = tkind(b.txq.front().t);
       b.li.tx_data = tdata(b.txq.front().t);

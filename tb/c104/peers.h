@@ -8,7 +8,7 @@
 #include <deque>
 
 #include <madpost/dslink.h>
-#include <madpost/rng.h>
+#include <madpost/madpost_rng.h>
 #include "c104_common.h"
 #include "common/wire_fault.h"
 
@@ -43,7 +43,7 @@ struct BitPort {
 // Random packet source of one port (random tests).
 struct Gen {
   bool on = false;
-  rng_t rng{};
+  madpost_rng_t rng{};
   uint32_t rate = 10;          // a new packet with chance 1/rate per cycle when the queue is short
   uint32_t maxlen = 40;        // data bytes 0..maxlen
   uint32_t long_pm = 10;       // per mille: 100..300 data bytes

@@ -17,13 +17,13 @@ using namespace c104tb;
 
 // One cycle's wire faults of a faults run (each direction of each peered link now and then), then
 // the links disabled and enabled now and then at either end; returns the faults started.
-uint64_t random_faults(Tb &tb, rng_t *g) {
+uint64_t random_faults(Tb &tb, madpost_rng_t *g) {
   uint64_t n = 0;
   for (uint32_t p = 0; p < kN; p++) {
     if (tokp(p) || !tb.bp_[p].peer) continue;
     for (int dir = 0; dir < 2; dir++) {
       bench::WireFault &f = dir ? tb.bp_[p].to_peer : tb.bp_[p].to_sw;
-      if (f.active() || !rng_chance(g, 1, 6000)) continue;
+      if (f.active() || !madpost_rng_chance(g, 1, 6000)) continue;
       const uint32_t d = dir ? tb.mo_.d[p] : tb.bp_[p].out.d, sv = dir ? tb.mo_.s[p] : tb.bp_[p].out.s;
       f.start_random(g, tb.cyc_, d, sv);
       n++;
@@ -32,31 +32,33 @@ uint64_t random_faults(Tb &tb, rng_t *g) {
   }
   for (uint32_t p = 0; p < kN; p++) {  // links disabled now and then, at either end
     if (tokp(p) || !tb.bp_[p].peer) continue;
-    if (tb.link_en_[p] == 0 && rng_chance(g, 1, 300)) tb.link_en_[p] = 1;
-    if (tb.bp_[p].link_en == 0 && rng_chance(g, 1, 300)) tb.bp_[p].link_en = 1;
-    if (rng_chance(g, 1, 200000)) tb.link_en_[p] = 0, tb.tolerate_until_ = tb.cyc_ + 3000;
-    if (rng_chance(g, 1, 200000)) tb.bp_[p].link_en = 0, tb.tolerate_until_ = tb.cyc_ + 3000;
+    if (tb.link_en_[p] == 0 && madpost_rng_chance(g, 1, 300)) tb.link_en_[p] = 1;
+    if (tb.bp_[p].link_en == 0 && madpost_rng_chance(g, 1, 300)) tb.bp_[p].link_en = 1;
+    if (madpost_rng_chance(g, 1, 200000)) tb.link_en_[p] = 0, tb.tolerate_until_ = tb.cyc_ + 3000;
+    if (madpost_rng_chance(g, 1, 200000))
+      tb.bp_[p].link_en = 0, tb.tolerate_until_ = tb.cyc_ + 3000;
   }
   return n;
 }
 
 // One burst of a reconfig run: 1-4 writes from another random setup, half of them to a busy port.
-void random_reconfig(Tb &tb, rng_t *g) {
+void random_reconfig(Tb &tb, madpost_rng_t *g) {
   c104_setup_t r;
   Plan pl;
   random_setup(g, &r, &pl, false);
   c104_write_t w[C104_SETUP_NWRITES];
   c104_setup_writes(&r, w);
-  const uint32_t n = 1 + rng_below(g, 4);
+  const uint32_t n = 1 + madpost_rng_below(g, 4);
   for (uint32_t k = 0; k < n; k++) {
-    c104_write_t x = w[rng_below(g, C104_SETUP_NWRITES)];
+    c104_write_t x = w[madpost_rng_below(g, C104_SETUP_NWRITES)];
     // half the time a register of a port whose slice is busy, one with a header half read
     // first: its mode (header length, deletion, random), its random range or its LFSR seed
     // (w is in address order: w[p], w[32 + p], w[64 + p] are 0x00 + p, 0x20 + p, 0x40 + p)
-    const int busy = rng_chance(g, 1, 2) ? busy_port(tb, g) : -1;
-    if (busy >= 0) x = w[(uint32_t)busy + 32 * rng_below(g, 3)];
-    if (rng_chance(g, 1, 20)) x.addr = 0x82 + rng_below(g, 0x7E), x.data = (uint32_t)rng_next(g);
-    tb.write(x.addr, x.data, tb.cyc_ + rng_below(g, 3));
+    const int busy = madpost_rng_chance(g, 1, 2) ? busy_port(tb, g) : -1;
+    if (busy >= 0) x = w[(uint32_t)busy + 32 * madpost_rng_below(g, 3)];
+    if (madpost_rng_chance(g, 1, 20))
+      x.addr = 0x82 + madpost_rng_below(g, 0x7E), x.data = (uint32_t)madpost_rng_next(g);
+    tb.write(x.addr, x.data, tb.cyc_ + madpost_rng_below(g, 3));
   }
   tb.reconfigs_++;
 }
@@ -85,7 +87,7 @@ void fault_report(Tb &tb, uint64_t faults_n, uint64_t delivered_tail) {
 void t_random(Tb &tb, bool faults, bool reconfig = false, bool wild = false) {
   c104_setup_t s;
   random_start(tb, &s, faults || reconfig || wild, faults);
-  rng_t *g = &tb.rng_;
+  madpost_rng_t *g = &tb.rng_;
   tb.wild_ = wild;
   const uint64_t total = tb.o_.cycles, tail = total / 5, t_end = tb.cyc_ + total;
   const uint64_t fault_end = faults ? t_end - tail : tb.cyc_;
@@ -96,7 +98,7 @@ void t_random(Tb &tb, bool faults, bool reconfig = false, bool wild = false) {
     if (faults && tb.cyc_ == fault_end)
       for (uint32_t p = 0; p < kN; p++)
         if (!tokp(p) && tb.bp_[p].peer) tb.link_en_[p] = tb.bp_[p].link_en = 1;
-    if (reconfig && tb.cyc_ < t_end - tail && tb.cfgq_.empty() && rng_chance(g, 1, 400))
+    if (reconfig && tb.cyc_ < t_end - tail && tb.cfgq_.empty() && madpost_rng_chance(g, 1, 400))
       random_reconfig(tb, g);
     if (reconfig && tb.cyc_ == t_end - tail) {
       // the setup again, every port a leader: stranded slices (§10.1) resume
@@ -129,10 +131,10 @@ void t_random(Tb &tb, bool faults, bool reconfig = false, bool wild = false) {
 void t_reset(Tb &tb) {
   c104_setup_t s;
   random_start(tb, &s, true, false);
-  rng_t *g = &tb.rng_;
+  madpost_rng_t *g = &tb.rng_;
   uint32_t seen = 0;  // the slice states some reset landed in
   for (uint32_t k = 0; k < 16; k++) {
-    tb.run(200 + rng_below(g, 1500));
+    tb.run(200 + madpost_rng_below(g, 1500));
     for (uint32_t p = 0; p < kN; p++) seen |= 1u << tb.R().sl_st[p];
     tb.reset_switch(k % 3);
     tb.load(s);

@@ -37,55 +37,56 @@ c104_setup_t plain_setup() {
 
 // The interval table: n live entries (returned) with random limits, most valid, sometimes out of
 // order; the entries past them random too (they must never match).
-uint32_t random_table(rng_t *g, c104_setup_t *s, Plan *pl) {
-  pl->hmax = rng_chance(g, 1, 2) ? 0xFFu : 0xFFFFu;
-  const uint32_t live = 1 + rng_below(g, 32);
-  s->nint = live == 32 && rng_chance(g, 1, 2) ? 33 + rng_below(g, 31) : live;
-  if (rng_chance(g, 1, 10)) s->nint = 32 + rng_below(g, 32);  // 32..63: all 32 live
+uint32_t random_table(madpost_rng_t *g, c104_setup_t *s, Plan *pl) {
+  pl->hmax = madpost_rng_chance(g, 1, 2) ? 0xFFu : 0xFFFFu;
+  const uint32_t live = 1 + madpost_rng_below(g, 32);
+  s->nint = live == 32 && madpost_rng_chance(g, 1, 2) ? 33 + madpost_rng_below(g, 31) : live;
+  if (madpost_rng_chance(g, 1, 10)) s->nint = 32 + madpost_rng_below(g, 32);  // 32..63: all 32 live
   const uint32_t n = s->nint < 32 ? s->nint : 32;
-  const uint32_t top = rng_chance(g, 4, 5) ? pl->hmax - rng_below(g, pl->hmax / 8 + 1) : pl->hmax;
+  const uint32_t top =
+      madpost_rng_chance(g, 4, 5) ? pl->hmax - madpost_rng_below(g, pl->hmax / 8 + 1) : pl->hmax;
   std::vector<uint32_t> lim;
   while (lim.size() < n) {
-    const uint32_t v = rng_below(g, top + 1);
+    const uint32_t v = madpost_rng_below(g, top + 1);
     if (std::find(lim.begin(), lim.end(), v) == lim.end()) lim.push_back(v);
   }
   std::sort(lim.begin(), lim.end());
   for (uint32_t e = 0; e < kN; e++) {
     if (e < n) {
       s->ival[e].hi = lim[e];
-      s->ival[e].port = rng_below(g, 32);
-      s->ival[e].valid = rng_chance(g, 85, 100);
+      s->ival[e].port = madpost_rng_below(g, 32);
+      s->ival[e].valid = madpost_rng_chance(g, 85, 100);
     } else {  // not live: must never match
-      s->ival[e].hi = rng_below(g, 0x10000);
-      s->ival[e].port = rng_below(g, 32);
-      s->ival[e].valid = rng_below(g, 2);
+      s->ival[e].hi = madpost_rng_below(g, 0x10000);
+      s->ival[e].port = madpost_rng_below(g, 32);
+      s->ival[e].valid = madpost_rng_below(g, 2);
     }
   }
-  s->ival[rng_below(g, n)].valid = 1;  // something routes
-  if (n >= 2 && rng_chance(g, 1, 6)) {  // an unordered table: the lower entry wins (§9.1)
-    const uint32_t a = rng_below(g, n), b = rng_below(g, n);
+  s->ival[madpost_rng_below(g, n)].valid = 1;  // something routes
+  if (n >= 2 && madpost_rng_chance(g, 1, 6)) {  // an unordered table: the lower entry wins (§9.1)
+    const uint32_t a = madpost_rng_below(g, n), b = madpost_rng_below(g, n);
     std::swap(s->ival[a].hi, s->ival[b].hi);
   }
   return n;
 }
 
 // The hunt groups, the arbitration mode, and every port's header mode, deletion, range and seed.
-void random_ports(rng_t *g, c104_setup_t *s, Plan *pl) {
-  switch (rng_below(g, 4)) {
+void random_ports(madpost_rng_t *g, c104_setup_t *s, Plan *pl) {
+  switch (madpost_rng_below(g, 4)) {
     case 0: s->grp = 0xFFFFFFFFu; break;
-    case 1: s->grp = 0x11111111u | (rng_chance(g, 1, 2) ? 0 : 0x00010000u); break;
-    case 2: s->grp = (uint32_t)rng_next(g); break;
-    default: s->grp = (uint32_t)rng_next(g) & (uint32_t)rng_next(g); break;
+    case 1: s->grp = 0x11111111u | (madpost_rng_chance(g, 1, 2) ? 0 : 0x00010000u); break;
+    case 2: s->grp = (uint32_t)madpost_rng_next(g); break;
+    default: s->grp = (uint32_t)madpost_rng_next(g) & (uint32_t)madpost_rng_next(g); break;
   }
-  s->rr = rng_below(g, 2);
+  s->rr = madpost_rng_below(g, 2);
   for (uint32_t p = 0; p < kN; p++) {
-    s->port[p].hdr2 = rng_chance(g, pl->hmax == 0xFF ? 2 : 6, 10);
-    const uint32_t d = rng_below(g, 100);
+    s->port[p].hdr2 = madpost_rng_chance(g, pl->hmax == 0xFF ? 2 : 6, 10);
+    const uint32_t d = madpost_rng_below(g, 100);
     s->port[p].del = d < 55 ? 0 : d < 70 ? 1 : d < 90 ? 2 : 3;
     s->port[p].rnd = 0;
-    s->port[p].rlo = rng_below(g, 0x10000);  // ignored while rnd is 0
-    s->port[p].rhi = rng_below(g, 0x10000);
-    s->port[p].seed = rng_chance(g, 1, 10) ? 0 : rng_below(g, 0x10000);
+    s->port[p].rlo = madpost_rng_below(g, 0x10000);  // ignored while rnd is 0
+    s->port[p].rhi = madpost_rng_below(g, 0x10000);
+    s->port[p].seed = madpost_rng_chance(g, 1, 10) ? 0 : madpost_rng_below(g, 0x10000);
   }
 }
 
@@ -99,24 +100,24 @@ bool entry_interval(const c104_setup_t *s, uint32_t e, uint32_t *lo, uint32_t *h
 
 // Half the time, universal routing through a loopback port (§11.3): a narrow interval of one of
 // the n live entries sent to a port looped back to itself, recorded in the plan.
-void random_loop(rng_t *g, c104_setup_t *s, Plan *pl, uint32_t n, bool allow_bit_loop) {
-  if (!rng_chance(g, 1, 2)) return;
+void random_loop(madpost_rng_t *g, c104_setup_t *s, Plan *pl, uint32_t n, bool allow_bit_loop) {
+  if (!madpost_rng_chance(g, 1, 2)) return;
   std::vector<uint32_t> cand;
   for (uint32_t p = 0; p < kN; p++)
     if (tokp(p) || allow_bit_loop) cand.push_back(p);
-  const uint32_t hl = rng_chance(g, pl->hmax == 0xFF ? 1 : 2, 3) ? 2 : 1;
+  const uint32_t hl = madpost_rng_chance(g, pl->hmax == 0xFF ? 1 : 2, 3) ? 2 : 1;
   std::vector<uint32_t> ents;
   for (uint32_t e = 0; e < n; e++) {
     uint32_t lo, hi;
     if (s->ival[e].valid && entry_interval(s, e, &lo, &hi) && (hl == 2 || lo <= 0xFF)) ents.push_back(e);
   }
   if (cand.empty() || ents.empty()) return;
-  const uint32_t L = cand[rng_below(g, (uint32_t)cand.size())];
+  const uint32_t L = cand[madpost_rng_below(g, (uint32_t)cand.size())];
   // a narrow interval (1-8 headers): the testbench's other headers keep out of it
-  const uint32_t e = ents[rng_below(g, (uint32_t)ents.size())];
+  const uint32_t e = ents[madpost_rng_below(g, (uint32_t)ents.size())];
   uint32_t lo, hi;
   entry_interval(s, e, &lo, &hi);
-  s->ival[e].hi = lo + rng_below(g, std::min(hi - lo, 7u) + 1);
+  s->ival[e].hi = lo + madpost_rng_below(g, std::min(hi - lo, 7u) + 1);
   pl->loop = (int)L;
   pl->hl = hl;
   s->port[L].del = 2;
@@ -135,27 +136,27 @@ void random_loop(rng_t *g, c104_setup_t *s, Plan *pl, uint32_t n, bool allow_bit
 }
 
 // Up to four inputs with random headers: mostly into the loop's interval when there is one.
-void random_inputs(rng_t *g, c104_setup_t *s, Plan *pl) {
-  const uint32_t nrnd = rng_below(g, 5);
+void random_inputs(madpost_rng_t *g, c104_setup_t *s, Plan *pl) {
+  const uint32_t nrnd = madpost_rng_below(g, 5);
   for (uint32_t k = 0; k < nrnd; k++) {
-    const uint32_t p = rng_below(g, 32);
+    const uint32_t p = madpost_rng_below(g, 32);
     if ((int)p == pl->loop) continue;
     s->port[p].rnd = 1;
-    const uint32_t c = rng_below(g, 10);
+    const uint32_t c = madpost_rng_below(g, 10);
     if (pl->loop >= 0 && c < 6) {
       s->port[p].hdr2 = pl->hl == 2;
-      const uint32_t a = pl->r0 + rng_below(g, pl->r1 - pl->r0 + 1);
-      const uint32_t b = pl->r0 + rng_below(g, pl->r1 - pl->r0 + 1);
+      const uint32_t a = pl->r0 + madpost_rng_below(g, pl->r1 - pl->r0 + 1);
+      const uint32_t b = pl->r0 + madpost_rng_below(g, pl->r1 - pl->r0 + 1);
       s->port[p].rlo = std::min(a, b), s->port[p].rhi = std::max(a, b);
       continue;
     }
     if (c == 9) {
-      s->port[p].rlo = 1 + rng_below(g, pl->hmax);  // rhi < rlo: always rlo
-      s->port[p].rhi = rng_below(g, s->port[p].rlo);
+      s->port[p].rlo = 1 + madpost_rng_below(g, pl->hmax);  // rhi < rlo: always rlo
+      s->port[p].rhi = madpost_rng_below(g, s->port[p].rlo);
     } else if (c == 8) {
       s->port[p].rlo = 0, s->port[p].rhi = pl->hmax;
     } else {
-      const uint32_t a = rng_below(g, pl->hmax + 1), b = rng_below(g, pl->hmax + 1);
+      const uint32_t a = madpost_rng_below(g, pl->hmax + 1), b = madpost_rng_below(g, pl->hmax + 1);
       s->port[p].rlo = std::min(a, b), s->port[p].rhi = std::max(a, b);
     }
   }
@@ -166,7 +167,7 @@ void random_inputs(rng_t *g, c104_setup_t *s, Plan *pl) {
 }
 
 // A random setup (§15 "Random"), the plan filled.
-void random_setup(rng_t *g, c104_setup_t *s, Plan *pl, bool allow_bit_loop) {
+void random_setup(madpost_rng_t *g, c104_setup_t *s, Plan *pl, bool allow_bit_loop) {
   c104_setup_default(s);
   *pl = Plan{};
   const uint32_t n = random_table(g, s, pl);
@@ -178,7 +179,7 @@ void random_setup(rng_t *g, c104_setup_t *s, Plan *pl, bool allow_bit_loop) {
 // A random setup loaded (no loopback port when `no_loop`: a corrupted, reconfigured, wild or
 // reset header could send a long packet round it), then every port's source and readiness drawn.
 void random_start(Tb &tb, c104_setup_t *s, bool no_loop, bool faults) {
-  rng_t *g = &tb.rng_;
+  madpost_rng_t *g = &tb.rng_;
   tb.peers_on_bit_ports();
   random_setup(g, s, &tb.plan_, true);
   if (no_loop && tb.plan_.loop >= 0) {
@@ -203,25 +204,25 @@ void random_start(Tb &tb, c104_setup_t *s, bool no_loop, bool faults) {
     Gen &G = tb.gen_[p];
     const bool loop = (int)p == tb.plan_.loop;
     G.on = !loop;
-    G.rate = 1 + rng_below(g, rng_chance(g, 1, 4) ? 200 : 30);
-    G.maxlen = rng_chance(g, 1, 5) ? rng_below(g, 6) : 40;
-    G.err_pm = tokp(p) ? rng_below(g, 60) : (faults ? 10 : rng_below(g, 6));
-    G.short_pm = rng_below(g, 40);
-    G.stray_pm = rng_below(g, 30);
-    G.long_pm = rng_below(g, 20);
-    G.gap_pct = rng_below(g, 60);
-    G.pause_pm = rng_below(g, 10);
+    G.rate = 1 + madpost_rng_below(g, madpost_rng_chance(g, 1, 4) ? 200 : 30);
+    G.maxlen = madpost_rng_chance(g, 1, 5) ? madpost_rng_below(g, 6) : 40;
+    G.err_pm = tokp(p) ? madpost_rng_below(g, 60) : (faults ? 10 : madpost_rng_below(g, 6));
+    G.short_pm = madpost_rng_below(g, 40);
+    G.stray_pm = madpost_rng_below(g, 30);
+    G.long_pm = madpost_rng_below(g, 20);
+    G.gap_pct = madpost_rng_below(g, 60);
+    G.pause_pm = madpost_rng_below(g, 10);
     Ready &r = tb.rdy_[p];
     const uint32_t pcts[4] = {100, 90, 60, 25};
-    r.pct = pcts[rng_below(g, 4)];
-    r.stall_pm = rng_below(g, 60);
-    if (!tokp(p)) tb.bp_[p].valid_pct = 40 + rng_below(g, 61);
+    r.pct = pcts[madpost_rng_below(g, 4)];
+    r.stall_pm = madpost_rng_below(g, 60);
+    if (!tokp(p)) tb.bp_[p].valid_pct = 40 + madpost_rng_below(g, 61);
   }
 }
 
 // A port whose slice is in the middle of a packet, one in a short-lived state if any (HDR: a header
 // half read; EMIT: a header being sent on), either with even odds; -1 if every slice is idle.
-int busy_port(Tb &tb, rng_t *g) {
+int busy_port(Tb &tb, madpost_rng_t *g) {
   std::vector<uint32_t> hdr, emit, other;
   for (uint32_t p = 0; p < kN; p++) {
     const uint32_t st = tb.R().sl_st[p];
@@ -229,9 +230,9 @@ int busy_port(Tb &tb, rng_t *g) {
     else if (st == C104_EMIT) emit.push_back(p);
     else if (st != C104_IDLE) other.push_back(p);
   }
-  const bool pick_emit = !emit.empty() && (hdr.empty() || rng_chance(g, 1, 2));
+  const bool pick_emit = !emit.empty() && (hdr.empty() || madpost_rng_chance(g, 1, 2));
   const std::vector<uint32_t> &v = pick_emit ? emit : !hdr.empty() ? hdr : other;
-  return v.empty() ? -1 : (int)v[rng_below(g, (uint32_t)v.size())];
+  return v.empty() ? -1 : (int)v[madpost_rng_below(g, (uint32_t)v.size())];
 }
 
 }  // namespace

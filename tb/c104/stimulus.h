@@ -89,8 +89,9 @@ uint32_t Tb::ready(uint32_t p) {
 uint32_t Tb::next_gap(uint32_t p) {
   if (tp_[p].loop || !gen_[p].on) return 0;
   Gen &g = gen_[p];
-  if (g.pause_pm && rng_chance(&g.rng, g.pause_pm, 1000)) return 1 + rng_below(&g.rng, 100);
-  return rng_chance(&g.rng, g.gap_pct, 100) ? 1 + rng_below(&g.rng, g.gap_max) : 0;
+  if (g.pause_pm && madpost_rng_chance(&g.rng, g.pause_pm, 1000))
+    return 1 + madpost_rng_below(&g.rng, 100);
+  return madpost_rng_chance(&g.rng, g.gap_pct, 100) ? 1 + madpost_rng_below(&g.rng, g.gap_max) : 0;
 }
 
 uint32_t Tb::setup_lookup(uint32_t x, uint32_t *port) const {
@@ -106,24 +107,24 @@ uint32_t Tb::setup_lookup(uint32_t x, uint32_t *port) const {
 
 // A routing header of H bytes: mostly inside a live entry, sometimes anywhere, sometimes above
 // the table.
-uint32_t Tb::gen_header(rng_t *g, uint32_t H) {
+uint32_t Tb::gen_header(madpost_rng_t *g, uint32_t H) {
   const uint32_t hmax = H == 1 ? 0xFFu : 0xFFFFu;
   const uint32_t n = su_.nint < 32 ? su_.nint : 32;
   for (int tries = 0; tries < 20; tries++) {
     uint32_t x;
-    const uint32_t r = rng_below(g, 100);
+    const uint32_t r = madpost_rng_below(g, 100);
     if (r < 70 && n) {
-      const uint32_t e = rng_below(g, n);
+      const uint32_t e = madpost_rng_below(g, n);
       uint32_t lo = 0;
       for (uint32_t k = 0; k < e; k++) lo = std::max(lo, (su_.ival[k].hi & 0xFFFFu) + 1);
       const uint32_t hi = std::min(su_.ival[e].hi & 0xFFFFu, hmax);
-      x = lo <= hi ? lo + rng_below(g, hi - lo + 1) : rng_below(g, hmax + 1);
+      x = lo <= hi ? lo + madpost_rng_below(g, hi - lo + 1) : madpost_rng_below(g, hmax + 1);
     } else if (r < 85 || !n) {
-      x = rng_below(g, hmax + 1);
+      x = madpost_rng_below(g, hmax + 1);
     } else {
       uint32_t top = 0;
       for (uint32_t k = 0; k < n; k++) top = std::max(top, su_.ival[k].hi & 0xFFFFu);
-      x = top < hmax ? top + 1 + rng_below(g, hmax - top) : rng_below(g, hmax + 1);
+      x = top < hmax ? top + 1 + madpost_rng_below(g, hmax - top) : madpost_rng_below(g, hmax + 1);
     }
     uint32_t port;
     if (avoid_loop_ && setup_lookup(x, &port) && (int)port == plan_.loop) continue;
@@ -137,11 +138,11 @@ uint32_t Tb::gen_header(rng_t *g, uint32_t H) {
 
 std::vector<Tok> Tb::gen_packet(uint32_t p) {
   Gen &G = gen_[p];
-  rng_t *g = &G.rng;
+  madpost_rng_t *g = &G.rng;
   std::vector<Tok> v;
   const uint32_t ends[3] = {kEop, kEom, kErr};
-  if (rng_chance(g, G.stray_pm, 1000)) {
-    v.push_back(TK(ends[rng_below(g, 3)], 0));
+  if (madpost_rng_chance(g, G.stray_pm, 1000)) {
+    v.push_back(TK(ends[madpost_rng_below(g, 3)], 0));
     return v;
   }
   const uint32_t cp = (su_.port[p].hdr2 & 1u) | (su_.port[p].del & 3u) << 1 | (su_.port[p].rnd & 1u) << 3;
@@ -150,14 +151,14 @@ std::vector<Tok> Tb::gen_packet(uint32_t p) {
   uint32_t hdr_len = 0;
   if (rnd) {
     // the original header, routed by the loopback input (or never looked at)
-    const uint32_t h = plan_.loop >= 0 ? plan_.hl : 1 + rng_below(g, 2);
+    const uint32_t h = plan_.loop >= 0 ? plan_.hl : 1 + madpost_rng_below(g, 2);
     const uint32_t x = gen_header(g, h);
     if (x > 0xFFFFu) return {EOP};  // a stray end token instead
     hdr_bytes(v, x, h);
     hdr_len = 0;
   } else {
     if (del == 2)
-      for (uint32_t k = 0; k < H; k++) v.push_back(D(rng_below(g, 256)));
+      for (uint32_t k = 0; k < H; k++) v.push_back(D(madpost_rng_below(g, 256)));
     const uint32_t x = gen_header(g, H);
     if (x > 0xFFFFu) {  // ends inside its header instead (or a stray end token)
       if (H == 2) v.push_back(D(0));
@@ -167,15 +168,17 @@ std::vector<Tok> Tb::gen_packet(uint32_t p) {
     hdr_bytes(v, x, H);
     hdr_len = (uint32_t)v.size();
   }
-  if (hdr_len && rng_chance(g, G.short_pm, 1000)) {
-    v.resize(rng_below(g, hdr_len));
-    v.push_back(TK(ends[rng_below(g, 3)], 0));
+  if (hdr_len && madpost_rng_chance(g, G.short_pm, 1000)) {
+    v.resize(madpost_rng_below(g, hdr_len));
+    v.push_back(TK(ends[madpost_rng_below(g, 3)], 0));
     return v;
   }
-  uint32_t len = rng_below(g, G.maxlen + 1);
-  if (rng_chance(g, G.long_pm, 1000)) len = 100 + rng_below(g, 201);
-  for (uint32_t k = 0; k < len; k++) v.push_back(D(rng_below(g, 256)));
-  v.push_back(TK(rng_chance(g, G.err_pm, 1000) ? kErr : (rng_chance(g, 1, 2) ? kEop : kEom), 0));
+  uint32_t len = madpost_rng_below(g, G.maxlen + 1);
+  if (madpost_rng_chance(g, G.long_pm, 1000)) len = 100 + madpost_rng_below(g, 201);
+  for (uint32_t k = 0; k < len; k++) v.push_back(D(madpost_rng_below(g, 256)));
+  v.push_back(
+      TK(madpost_rng_chance(g, G.err_pm, 1000) ? kErr : (madpost_rng_chance(g, 1, 2) ? kEop : kEom),
+         0));
   G.made++;
   return v;
 }
@@ -183,7 +186,7 @@ std::vector<Tok> Tb::gen_packet(uint32_t p) {
 void Tb::generate(uint32_t p) {
   Gen &G = gen_[p];
   const size_t q = tokp(p) ? tp_[p].rxq.size() : bp_[p].txq.size();
-  if (q > 2 || !rng_chance(&G.rng, 1, G.rate)) return;
+  if (q > 2 || !madpost_rng_chance(&G.rng, 1, G.rate)) return;
   const std::vector<Tok> pk = gen_packet(p);
   if (debug_) std::printf("%" PRIu64 " gen %u %s\n", cyc_, p, tstr(pk).c_str());
   for (Tok t : pk) send(p, cyc_ + 1, {t});

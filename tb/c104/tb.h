@@ -23,7 +23,7 @@
 #include "backdoor.h"
 #include <madpost/c104.h>
 #include <madpost/dslink.h>
-#include <madpost/rng.h>
+#include <madpost/madpost_rng.h>
 #include "c104/layout.h"
 #include "c104/peers.h"
 #include "c104/reference.h"
@@ -67,7 +67,7 @@ class Tb : public bench::Run {
   void set_loop(uint32_t p);
   void send(uint32_t p, uint64_t at, const std::vector<Tok> &toks);
   uint32_t setup_lookup(uint32_t x, uint32_t *port) const;
-  uint32_t gen_header(rng_t *g, uint32_t H);
+  uint32_t gen_header(madpost_rng_t *g, uint32_t H);
   std::vector<Tok> gen_packet(uint32_t p);
   void generate(uint32_t p);
 
@@ -100,7 +100,7 @@ class Tb : public bench::Run {
   c104_in_t in_{};
   c104_out_t mo_{};
   c104_setup_t su_{};
-  rng_t rng_{};
+  madpost_rng_t rng_{};
   uint64_t t0_ = 0;
   bool links_started_ = false, junk_ = false, wild_ = false;
   bool wild_tok_[kN] = {};

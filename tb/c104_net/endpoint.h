@@ -11,7 +11,7 @@
 
 #include <madpost/c104.h>
 #include <madpost/dslink.h>
-#include <madpost/rng.h>
+#include <madpost/madpost_rng.h>
 #include "c104_common.h"
 
 namespace {
@@ -21,7 +21,7 @@ using namespace c104tb;
 // Random traffic of one endpoint.
 struct Gen {
   bool on = false;
-  rng_t rng{};
+  madpost_rng_t rng{};
   uint32_t rate = 20, maxlen = 40, long_pm = 10, bad_pm = 30, stray_pm = 10, gap_pct = 20;
   uint32_t seq = 0;
 };

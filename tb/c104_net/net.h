@@ -27,7 +27,7 @@
 #include <madpost/dslink.h>
 #include "dslink_counters.h"
 #include "lockstep.h"
-#include <madpost/rng.h>
+#include <madpost/madpost_rng.h>
 
 #ifndef LOCKSTEP_TOP
 #define LOCKSTEP_TOP "c104_net_tb"
@@ -54,12 +54,12 @@ class Net : public bench::Run {
     }
     h_.set_sparse_history(true);
     rtl_ = std::make_unique<Vc104net>(ctx_, "c104net");
-    rng_seed(&rng_, o.seed, 0);
-    rng_seed(&junk_, o.seed, 0x1a2bu);
+    madpost_rng_seed(&rng_, o.seed, 0);
+    madpost_rng_seed(&junk_, o.seed, 0x1a2bu);
     for (uint32_t e = 0; e < kEpN; e++) {
       Ep &x = ep_[e];
       x.s = ep_sw(e), x.p = ep_port(e), x.tok = tokp(x.p);
-      rng_seed(&x.gen.rng, o.seed, 100 + e);
+      madpost_rng_seed(&x.gen.rng, o.seed, 100 + e);
       if (!x.tok) dslink_reset(&cfg_.link, &x.st);
     }
   }
@@ -79,8 +79,8 @@ class Net : public bench::Run {
         fatal("C model invariant broken in sw" + std::to_string(s) + " (see above)");
     PORTS_COPY_IN_N(C104_INPUTS, rtl_.get(), in_, kSw);  // every switch's into the packed ports
     for (uint32_t s = 0; s < kSw; s++) {  // the wrapper takes the wired ports' D/S from the links
-      rtl_->d_i[s] ^= rng_next(&junk_) & 0x1Fu;
-      rtl_->s_i[s] ^= rng_next(&junk_) & 0x1Fu;
+      rtl_->d_i[s] ^= madpost_rng_next(&junk_) & 0x1Fu;
+      rtl_->s_i[s] ^= madpost_rng_next(&junk_) & 0x1Fu;
     }
     rtl_->eval();
     collect();
@@ -256,7 +256,7 @@ class Net : public bench::Run {
   c104_in_t in_[kSw]{};
   c104_out_t mo_[kSw]{};
   c104_setup_t su_[kSw]{};
-  rng_t rng_{};
+  madpost_rng_t rng_{};
   uint64_t t0_ = 0, moved_ = 0;
   bool links_started_ = false, random_ = false;
   uint32_t link_en_[kSw][kN] = {};
@@ -304,7 +304,9 @@ class Net : public bench::Run {
           x.q.pop_front();
           x.pops.push_back(cyc_);
           moved_++;
-          x.gap = x.gen.on && rng_chance(&x.gen.rng, x.gen.gap_pct, 100) ? 1 + rng_below(&x.gen.rng, 4) : 0;
+          x.gap = x.gen.on && madpost_rng_chance(&x.gen.rng, x.gen.gap_pct, 100)
+                      ? 1 + madpost_rng_below(&x.gen.rng, 4)
+                      : 0;
         } else if (x.gap) {
           x.gap--;
         }
@@ -314,7 +316,8 @@ class Net : public bench::Run {
         if (x.out.rx_valid && x.li.rx_ready) out_token(x, e, TK(x.out.rx_kind, x.out.rx_data));
         if (st_[x.s].link[x.p].r.rxf_rptr != rptr_[x.s][x.p]) x.pops.push_back(cyc_), moved_++;
       }
-      if (x.gen.on && x.q.size() < 3 && rng_chance(&x.gen.rng, 1, x.gen.rate)) gen_packet(e);
+      if (x.gen.on && x.q.size() < 3 && madpost_rng_chance(&x.gen.rng, 1, x.gen.rate))
+        gen_packet(e);
     }
     for (uint32_t s = 0; s < kSw; s++)  // tokens moving on the links count as progress
       for (uint32_t p = 0; p < 5; p++)
@@ -365,11 +368,11 @@ class Net : public bench::Run {
   // Random values on the pins a port ignores (docs/c104.md §14: a token port's D/S and link enable,
   // a bit-level port's token pins, an idle token port's receive data), from a stream of their
   // own so the traffic is the same draw for draw: an RTL or C model that reads them differs.
-  rng_t junk_{};
+  madpost_rng_t junk_{};
   void junk_inputs() {
     for (uint32_t s = 0; s < kSw; s++) {
       c104_in_t &in = in_[s];
-      const uint32_t a = rng_next(&junk_), b = rng_next(&junk_);
+      const uint32_t a = madpost_rng_next(&junk_), b = madpost_rng_next(&junk_);
       for (uint32_t p = 0; p < kN; p++) {
         const uint32_t r = a >> (p & 15), q = b >> (p & 15);
         if (p >= 6) {

@@ -38,38 +38,38 @@ int Net::route_ref(uint32_t s, std::vector<uint32_t> hdrs, uint64_t *grants, uin
 void Net::gen_packet(uint32_t e) {
   Ep &x = ep_[e];
   Gen &G = x.gen;
-  rng_t *g = &G.rng;
-  if (rng_chance(g, G.stray_pm, 1000)) {
-    send(e, cyc_ + 1, {rng_chance(g, 1, 2) ? EOP : EOM});
+  madpost_rng_t *g = &G.rng;
+  if (madpost_rng_chance(g, G.stray_pm, 1000)) {
+    send(e, cyc_ + 1, {madpost_rng_chance(g, 1, 2) ? EOP : EOM});
     stray_++;
     return;
   }
   uint32_t h;
-  if (rng_chance(g, G.bad_pm, 1000)) {
-    const uint32_t r = rng_below(g, hb_ ? 4 : 3);
+  if (madpost_rng_chance(g, G.bad_pm, 1000)) {
+    const uint32_t r = madpost_rng_below(g, hb_ ? 4 : 3);
     // (from a 2-byte-header input only in its own switch: the next would read its first byte)
-    const uint32_t sw = su_[x.s].port[x.p].hdr2 ? x.s : rng_below(g, kSw);
-    h = r == 0   ? hb_ + 16 * sw + rng_below(g, 5)  // an unused local port
-        : r == 1 ? hb_ + 64 + rng_below(g, 64)                     // a discard entry
-        : r == 2 ? hb_ + 0x84 + rng_below(g, 0x7C - hb_)           // above the last entry
-                 : rng_below(g, hb_);                              // below the first
-  } else if (su_[x.s].port[x.p].hdr2 && rng_chance(g, 1, 2)) {
-    h = 0x100 + rng_below(g, 0xFF00);
-  } else if (e >= kEpA && (su_[x.s].port[x.p].hdr2 || rng_chance(g, 3, 4))) {
+    const uint32_t sw = su_[x.s].port[x.p].hdr2 ? x.s : madpost_rng_below(g, kSw);
+    h = r == 0   ? hb_ + 16 * sw + madpost_rng_below(g, 5)  // an unused local port
+        : r == 1 ? hb_ + 64 + madpost_rng_below(g, 64)                     // a discard entry
+        : r == 2 ? hb_ + 0x84 + madpost_rng_below(g, 0x7C - hb_)           // above the last entry
+                 : madpost_rng_below(g, hb_);                              // below the first
+  } else if (su_[x.s].port[x.p].hdr2 && madpost_rng_chance(g, 1, 2)) {
+    h = 0x100 + madpost_rng_below(g, 0xFF00);
+  } else if (e >= kEpA && (su_[x.s].port[x.p].hdr2 || madpost_rng_chance(g, 3, 4))) {
     // most of the other token ports' packets stay in their switch, to the group of port 9, 5, 8,
     // 20, 11, 26 or 28 (some the same group), so that many outputs of a group are busy at once
     static const uint32_t kLoc[12] = {9, 9, 9, 5, 8, 12, 12, 14, 13, 13, 15, 15};
-    h = hb_ + 16 * x.s + kLoc[rng_below(g, 12)];
+    h = hb_ + 16 * x.s + kLoc[madpost_rng_below(g, 12)];
   } else {
-    h = hb_ + hdr_of(rng_below(g, kEpA));
+    h = hb_ + hdr_of(madpost_rng_below(g, kEpA));
   }
   std::vector<Tok> v = {D(h), D(e), D(G.seq & 0xFF), D(G.seq >> 8)};
   if (su_[x.s].port[x.p].hdr2) v[0] = D(h & 0xFF), v.insert(v.begin(), D(h >> 8));  // high byte first (§9.1)
   G.seq++;
-  uint32_t len = rng_below(g, G.maxlen + 1);
-  if (rng_chance(g, G.long_pm, 1000)) len = 100 + rng_below(g, 101);
-  for (uint32_t k = 0; k < len; k++) v.push_back(D(rng_below(g, 256)));
-  v.push_back(rng_chance(g, 1, 2) ? EOP : EOM);
+  uint32_t len = madpost_rng_below(g, G.maxlen + 1);
+  if (madpost_rng_chance(g, G.long_pm, 1000)) len = 100 + madpost_rng_below(g, 101);
+  for (uint32_t k = 0; k < len; k++) v.push_back(D(madpost_rng_below(g, 256)));
+  v.push_back(madpost_rng_chance(g, 1, 2) ? EOP : EOM);
   std::vector<uint32_t> hdrs = {h};
   if (su_[x.s].port[x.p].rnd) {  // the draw this packet will get (§11.2), in order per input
     const uint32_t r = ref_rand(x.lfsr, x.rlo, x.rhi) & 0xFFu;

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include <madpost/rng.h>
+#include <madpost/madpost_rng.h>
 
 namespace bench {
 
@@ -21,13 +21,17 @@ struct WireFault {
   }
   // A fault drawn from g: a one-cycle flip (one in three), D or S stuck at 0 or 1 for 2-41 cycles,
   // or both lines frozen at their levels d, s of now (a cut) for 10-409 cycles.
-  void start_random(rng_t *g, uint64_t now, uint32_t d, uint32_t s) {
-    switch (rng_below(g, 6)) {
+  void start_random(madpost_rng_t *g, uint64_t now, uint32_t d, uint32_t s) {
+    switch (madpost_rng_below(g, 6)) {
       case 0:
-      case 1: start(rng_chance(g, 1, 2) ? kFlipD : kFlipS, now, 1, 0, 0, 0); break;
-      case 2: start(kStuckD, now, 2 + rng_below(g, 40), rng_below(g, 2), 0, 0); break;
-      case 3: start(kStuckS, now, 2 + rng_below(g, 40), rng_below(g, 2), 0, 0); break;
-      default: start(kCut, now, 10 + rng_below(g, 400), 0, d, s); break;
+      case 1: start(madpost_rng_chance(g, 1, 2) ? kFlipD : kFlipS, now, 1, 0, 0, 0); break;
+      case 2:
+        start(kStuckD, now, 2 + madpost_rng_below(g, 40), madpost_rng_below(g, 2), 0, 0);
+        break;
+      case 3:
+        start(kStuckS, now, 2 + madpost_rng_below(g, 40), madpost_rng_below(g, 2), 0, 0);
+        break;
+      default: start(kCut, now, 10 + madpost_rng_below(g, 400), 0, d, s); break;
     }
   }
   void apply(uint64_t now, uint32_t *d, uint32_t *s) {

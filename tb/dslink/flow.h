@@ -10,7 +10,7 @@
 #include <vector>
 
 #include <madpost/dslink.h>
-#include <madpost/rng.h>
+#include <madpost/madpost_rng.h>
 
 namespace {
 
@@ -31,7 +31,7 @@ uint8_t payload(uint32_t seq, size_t i) {
 
 struct Flow {
   std::string name;
-  rng_t rng{};
+  madpost_rng_t rng{};
   uint32_t seq = 0;
   Packet cur{};
   size_t pos = 0;
@@ -45,19 +45,19 @@ struct Flow {
 
   void new_packet() {
     cur.seq = seq++ & 0xffu;
-    size_t len = 1 + rng_below(&rng, maxlen);
-    if (longlen && rng_chance(&rng, 1, 50)) len = longlen;
+    size_t len = 1 + madpost_rng_below(&rng, maxlen);
+    if (longlen && madpost_rng_chance(&rng, 1, 50)) len = longlen;
     cur.bytes.resize(len);
     for (size_t i = 0; i < len; i++) cur.bytes[i] = payload(cur.seq, i);
-    cur.end = rng_chance(&rng, 1, 4) ? DSLINK_KIND_EOM : DSLINK_KIND_EOP;
-    if (abort_pm && rng_chance(&rng, abort_pm, 1000)) cur.end = DSLINK_KIND_ERR;
+    cur.end = madpost_rng_chance(&rng, 1, 4) ? DSLINK_KIND_EOM : DSLINK_KIND_EOP;
+    if (abort_pm && madpost_rng_chance(&rng, abort_pm, 1000)) cur.end = DSLINK_KIND_ERR;
     pos = 0;
     have = true;
   }
   // Offer this cycle's token (if any) on in.
   void offer(dslink_in_t *in) {
     if (!have) new_packet();
-    in->tx_valid = rng_chance(&rng, valid_pct, 100);
+    in->tx_valid = madpost_rng_chance(&rng, valid_pct, 100);
     if (pos < cur.bytes.size()) {
       in->tx_kind = DSLINK_KIND_DATA;
       in->tx_data = cur.bytes[pos];

@@ -27,7 +27,7 @@
 #include "dslink/script_peer.h"
 #include "dslink_counters.h"
 #include "lockstep.h"
-#include <madpost/rng.h>
+#include <madpost/madpost_rng.h>
 
 #ifndef DSLINK_GPARAMS
 #define DSLINK_GPARAMS ""
@@ -103,11 +103,11 @@ class Tb : public bench::Run {
       h_.add(&e_[i].inst);
       dslink_reset(&cfg_, &e_[i].m);
     }
-    rng_seed(&rng_, o.seed, 0);
+    madpost_rng_seed(&rng_, o.seed, 0);
     flow_[0].name = "a->b";
     flow_[1].name = "b->a";
-    rng_seed(&flow_[0].rng, o.seed, 1);
-    rng_seed(&flow_[1].rng, o.seed, 2);
+    madpost_rng_seed(&flow_[0].rng, o.seed, 1);
+    madpost_rng_seed(&flow_[1].rng, o.seed, 2);
     peer_.bp = cfg_.bit_period;
   }
 
@@ -194,7 +194,7 @@ class Tb : public bench::Run {
     e_[0].in.d = bd, e_[0].in.s = bs;
     for (int i = 0; i < 2; i++) {
       e_[i].in.link_en = link_en_[i];
-      const bool ready = rng_chance(&rng_, rx_ready_pct, 100);
+      const bool ready = madpost_rng_chance(&rng_, rx_ready_pct, 100);
       e_[i].in.rx_ready = ready && cyc_ >= stall_until_[i];
       // Nothing is written into an end held in reset: its registers drop what it takes.
       if (traffic && !rst_[i].held()) flow_[i].offer(&e_[i].in);
@@ -260,7 +260,7 @@ class Tb : public bench::Run {
   Flow flow_[2];
   bench::WireFault fault_[2];
   ScriptPeer peer_;
-  rng_t rng_{};
+  madpost_rng_t rng_{};
   uint32_t link_en_[2] = {1, 1};
   lockstep::MidReset rst_[2];  // end i's resets (reset_end), held over some rising edges
   uint64_t stall_until_[2] = {0, 0};  // end i's user reads nothing before this cycle

@@ -10,35 +10,35 @@
 extern "C" {
 #endif
 
-typedef struct vcd_sig {
+typedef struct madpost_vcd_sig {
   char id[8];
   uint32_t width;
   uint64_t last;
   int dumped;
-} vcd_sig_t;
+} madpost_vcd_sig_t;
 
 typedef struct {
   FILE *f;
-  vcd_sig_t *sigs;
+  madpost_vcd_sig_t *sigs;
   uint32_t nsigs, cap;
   uint64_t time;
   int time_written;
   int defs_done;
-} vcd_t;
+} madpost_vcd_t;
 
 /* Opens path for writing; timescale such as "1ns". Returns 0 or -1 (errno set). */
-int vcd_open(vcd_t *v, const char *path, const char *timescale);
-void vcd_scope(vcd_t *v, const char *name);
-void vcd_upscope(vcd_t *v);
+int madpost_vcd_open(madpost_vcd_t *v, const char *path, const char *timescale);
+void madpost_vcd_scope(madpost_vcd_t *v, const char *name);
+void madpost_vcd_upscope(madpost_vcd_t *v);
 /* Declares a wire; returns its handle (index). */
-uint32_t vcd_wire(vcd_t *v, const char *name, uint32_t width);
-void vcd_enddefs(vcd_t *v);
-void vcd_time(vcd_t *v, uint64_t t);
+uint32_t madpost_vcd_wire(madpost_vcd_t *v, const char *name, uint32_t width);
+void madpost_vcd_enddefs(madpost_vcd_t *v);
+void madpost_vcd_time(madpost_vcd_t *v, uint64_t t);
 /* Writes the value if it changed since the last write (or was never written). */
-void vcd_val(vcd_t *v, uint32_t sig, uint64_t val);
-void vcd_flush(vcd_t *v);
+void madpost_vcd_val(madpost_vcd_t *v, uint32_t sig, uint64_t val);
+void madpost_vcd_flush(madpost_vcd_t *v);
 /* 0, or -1 if anything written to the file failed to reach it (it is closed either way). */
-int vcd_close(vcd_t *v);
+int madpost_vcd_close(madpost_vcd_t *v);
 
 #ifdef __cplusplus
 }

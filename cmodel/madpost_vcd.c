@@ -1,10 +1,10 @@
 /* Minimal VCD (IEEE 1364 value change dump) writer: wires only, values written on change. */
-#include <madpost/vcd.h>
+#include <madpost/madpost_vcd.h>
 
 #include <stdlib.h>
 #include <string.h>
 
-int vcd_open(vcd_t *v, const char *path, const char *timescale) {
+int madpost_vcd_open(madpost_vcd_t *v, const char *path, const char *timescale) {
   memset(v, 0, sizeof *v);
   v->f = fopen(path, "w");
   if (!v->f)
@@ -13,21 +13,23 @@ int vcd_open(vcd_t *v, const char *path, const char *timescale) {
   return 0;
 }
 
-void vcd_scope(vcd_t *v, const char *name) { fprintf(v->f, "$scope module %s $end\n", name); }
+void madpost_vcd_scope(madpost_vcd_t *v, const char *name) {
+  fprintf(v->f, "$scope module %s $end\n", name);
+}
 
-void vcd_upscope(vcd_t *v) { fputs("$upscope $end\n", v->f); }
+void madpost_vcd_upscope(madpost_vcd_t *v) { fputs("$upscope $end\n", v->f); }
 
-uint32_t vcd_wire(vcd_t *v, const char *name, uint32_t width) {
+uint32_t madpost_vcd_wire(madpost_vcd_t *v, const char *name, uint32_t width) {
   if (v->nsigs == v->cap) {
     v->cap = v->cap ? v->cap * 2 : 64;
-    vcd_sig_t *n = realloc(v->sigs, v->cap * sizeof *n);
+    madpost_vcd_sig_t *n = realloc(v->sigs, v->cap * sizeof *n);
     if (!n) {
       fputs("vcd: out of memory\n", stderr);
       exit(1);
     }
     v->sigs = n;
   }
-  vcd_sig_t *s = &v->sigs[v->nsigs];
+  madpost_vcd_sig_t *s = &v->sigs[v->nsigs];
   memset(s, 0, sizeof *s);
   /* Identifier codes: base-94 over the printable characters '!'..'~'. */
   uint32_t n = v->nsigs, k = 0;
@@ -43,18 +45,18 @@ uint32_t vcd_wire(vcd_t *v, const char *name, uint32_t width) {
   return v->nsigs++;
 }
 
-void vcd_enddefs(vcd_t *v) {
+void madpost_vcd_enddefs(madpost_vcd_t *v) {
   fputs("$enddefinitions $end\n", v->f);
   v->defs_done = 1;
 }
 
-void vcd_time(vcd_t *v, uint64_t t) {
+void madpost_vcd_time(madpost_vcd_t *v, uint64_t t) {
   v->time = t;
   v->time_written = 0;
 }
 
-void vcd_val(vcd_t *v, uint32_t sig, uint64_t val) {
-  vcd_sig_t *s = &v->sigs[sig];
+void madpost_vcd_val(madpost_vcd_t *v, uint32_t sig, uint64_t val) {
+  madpost_vcd_sig_t *s = &v->sigs[sig];
   if (s->width < 64)
     val &= (UINT64_C(1) << s->width) - 1;
   if (s->dumped && s->last == val)
@@ -81,12 +83,12 @@ void vcd_val(vcd_t *v, uint32_t sig, uint64_t val) {
   fprintf(v->f, "b%s %s\n", p, s->id);
 }
 
-void vcd_flush(vcd_t *v) {
+void madpost_vcd_flush(madpost_vcd_t *v) {
   if (v->f)
     fflush(v->f);
 }
 
-int vcd_close(vcd_t *v) {
+int madpost_vcd_close(madpost_vcd_t *v) {
   int r = 0;
   if (v->f) {
     if (fflush(v->f) || ferror(v->f))
