@@ -9,10 +9,6 @@
 module mp1_mesh #(
   parameter int unsigned KX = 4,
   parameter int unsigned KY = 4,
-  // 0 for a mesh. The unrolled torus of docs/mp1_sim.md §7: the level size in X and Y, which
-  // numbers the four chips of a torus node, chip = 2 (y >= LVKY) + (x >= LVKX).
-  parameter int unsigned LVKX = 0,
-  parameter int unsigned LVKY = 0,
   // Address flits per address word, for every chip (§14.3): 2 for meshes over 32 nodes a side.
   parameter int AWF = 1,
   // Address bits of a word (§14): the width of the chips' coordinates and mesh size.
@@ -27,6 +23,9 @@ module mp1_mesh #(
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
+  // Each chip's number (§12, static): 0 in a mesh; the unrolled torus of docs/mp1_sim.md §7
+  // numbers its chips by level. An input, not a parameter, so that one build is mesh and torus.
+  input  logic [3*N-1:0]     chip_i,
   input  logic [N-1:0]       pbloop_i,
   input  logic [3*N-1:0]     inj_dat_i,
   input  logic [3*N-1:0]     pbi_dat_i,
@@ -144,13 +143,13 @@ module mp1_mesh #(
       ) u_chip (
         .clk_i,
         .rst_ni,
-        // Static (§12): the chip number (0 in a mesh), the node's coordinates, the mesh size - 1,
+        // Static (§12): the chip number (from chip_i), the node's coordinates, the mesh size - 1,
         // AW bits each (§14.3).
         .px_i                (AW'(x)),
         .py_i                (AW'(y)),
         .xmax_i              (AW'(KX - 1)),
         .ymax_i              (AW'(KY - 1)),
-        .chip_i              (LVKX != 0 ? {1'b0, 1'(y >= LVKY), 1'(x >= LVKX)} : 3'd0),
+        .chip_i              (chip_i[3*Node +: 3]),
         .pbloop_i            (pbloop_i[Node]),
         .p0_xin_dat_i        (in_dat[24*Node +: 3]),
         .p0_yin_dat_i        (in_dat[24*Node + 3 +: 3]),

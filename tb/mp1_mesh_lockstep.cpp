@@ -28,17 +28,6 @@
 #include "mp1_stim.h"
 #include <madpost/madpost_rng.h>
 
-// The unrolled torus of docs/mp1_sim.md §7 (0: a mesh): chip numbers by level.
-#ifndef MESH_LVKX
-#define MESH_LVKX 0
-#endif
-#ifndef MESH_LVKY
-#define MESH_LVKY 0
-#endif
-static uint32_t chip_of(uint32_t x, uint32_t y) {
-  return MESH_LVKX ? 2u * (y >= MESH_LVKY) + (x >= MESH_LVKX) : 0u;
-}
-
 #ifndef MESH_KX
 #define MESH_KX 4
 #endif
@@ -76,6 +65,7 @@ class Traffic {
  public:
   explicit Traffic(madpost_rng_t *g) : g_(g) {}
   uint32_t max_len = 96;   // data bytes
+  uint32_t lvk = 0;        // --torus: the unrolled torus's level size (docs/mp1_sim.md §7), 0 a mesh
   uint32_t kinds = 0x1f;  // bit 0 p2p, 1 broadcast, 2 intra-, 3 inter-plane piggy-back, 4 malformed
 
   void make(uint32_t s, mp1_msg_t *m, uint64_t id) {
@@ -172,6 +162,8 @@ class Traffic {
   // A message whose first segment must end after this many flits (inter-plane piggy-back: the
   // selection segment inside the data), else 0.
   uint32_t split() const { return split_; }
+  // Node (x, y)'s chip number: 0 in a mesh; in the unrolled torus, its level (docs/mp1_sim.md §7).
+  uint32_t chip_of(uint32_t x, uint32_t y) const { return lvk ? 2u * (y >= lvk) + (x >= lvk) : 0u; }
 
  private:
   // A header from a to b in the plane of their offsets: two address words if both dimensions
@@ -419,7 +411,15 @@ class Tb : public bench::Run {
       inst_[n].init("n" + std::to_string(n), &sigs_);
       h_.add(&inst_[n]);
     }
-    if (mp1_mesh_init(&m_, &nx_, mp1_mesh_cfg_t{MESH_KX, MESH_KY, MESH_LVKX, MESH_LVKY, 0, kA}))
+    // --torus K: the unrolled K x K torus, a 2K x 2K mesh whose chips are numbered by level; the
+    // RTL mesh takes the numbers on chip_i, the C mesh computes them from its cfg.
+    tr_.lvk = (uint32_t)o.extra;
+    if (o.extra && (2 * o.extra != MESH_KX || 2 * o.extra != MESH_KY))
+      lockstep::usage_error("mp1_mesh_lockstep", "--torus " + std::to_string(o.extra) +
+                                                     ": the mesh must be 2K x 2K (it is " +
+                                                     std::to_string(MESH_KX) + "x" + std::to_string(MESH_KY) + ")");
+    for (uint32_t n = 0; n < kN; n++) put_bits(rtl_->chip_i, 3 * n, 3, tr_.chip_of(n % MESH_KX, n / MESH_KX));
+    if (mp1_mesh_init(&m_, &nx_, mp1_mesh_cfg_t{MESH_KX, MESH_KY, tr_.lvk, tr_.lvk, 0, kA}))
       std::exit(2);
     madpost_rng_seed(&g_, o.seed, 0);
     in_.resize(kN);
@@ -741,5 +741,10 @@ class Tb : public bench::Run {
 
 int main(int argc, char **argv) {
   const std::vector<Case> cases = directed_cases();
-  return bench::main(argc, argv, mp1stim::spec("mp1_mesh_lockstep"), bench::case_tests<Tb>(cases));
+  bench::Spec spec = mp1stim::spec("mp1_mesh_lockstep");
+  spec.usage = "usage: %s [--seed S] [--cycles N] [--torus K] [--waves] [+mutant=K]\n";
+  spec.extra = "--torus";
+  spec.extra_help = "  --torus K: the unrolled K x K torus of docs/mp1_sim.md §7 (chips numbered by level;\n"
+                    "             the mesh must be 2K x 2K); 0, the default: a mesh\n";
+  return bench::main(argc, argv, spec, bench::case_tests<Tb>(cases));
 }

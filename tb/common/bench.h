@@ -25,6 +25,7 @@ struct Options {
   uint64_t seed = 1, cycles = 0;
   bool waves = false, trace_full = false, list = false;
   std::string wave_dir = "waves";
+  uint64_t extra = 0;  // the value of the bench's own option (Spec::extra), 0 if not given
 };
 
 // What differs between the benches' command lines.
@@ -37,6 +38,8 @@ struct Spec {
   uint32_t about_arg;
   uint64_t min_cycles = 1000;  // the least --cycles taken
   const char *usage = nullptr;  // --help's usage line (a printf format of prog) if not the full one
+  const char *extra = nullptr;  // an option of this bench's own taking a number, e.g. "--torus"
+  const char *extra_help = nullptr;  // --help's line for it
 };
 
 // --help: the usage (the options this bench takes), then what it runs.
@@ -50,10 +53,11 @@ inline void help(const Spec &spec) {
     std::printf("%s%s[--list] [+mutant=K]\n", indent.c_str(),
                 spec.trace_full ? "[--trace-full] " : "");
   }
+  if (spec.extra_help) std::printf("%s", spec.extra_help);
   if (spec.about) std::printf(spec.about, spec.about_arg);
 }
 
-// --test NAME --seed S --cycles N --waves --wave-dir D [--trace-full] --list --help; Verilator's
+// --test NAME --seed S --cycles N --waves --wave-dir D [--trace-full] [Spec::extra N] --list --help; Verilator's
 // plusargs (+mutant=K) pass. A usage error exits 2 at the first bad argument.
 inline Options parse(int argc, char **argv, const Spec &spec) {
   Options o;
@@ -79,6 +83,7 @@ inline Options parse(int argc, char **argv, const Spec &spec) {
     else if (a == "--wave-dir") o.wave_dir = val("a directory");
     else if (a == "--trace-full" && spec.trace_full) o.trace_full = true;
     else if (a == "--list") o.list = true;
+    else if (spec.extra && a == spec.extra) o.extra = num("a number");
     else if (a == "--help" || a == "-h") help(spec), std::exit(0);
     else if (a[0] == '+') continue;
     else usage("unknown option '" + a + "'");
