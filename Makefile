@@ -19,8 +19,8 @@ ALLCFLAGS := $(CWARN) $(OPT) -Iinclude $(CFLAGS)
 LDLIBS  := -linih -lm
 SANFLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-CMODEL_SRC := $(wildcard cmodel/*.c cmodel/net/*.c)
-CMODEL_HDR := $(wildcard include/madpost/*.h cmodel/*.h cmodel/net/*.h)
+CMODEL_SRC := $(wildcard cmodel/*.c cmodel/net/*.c cmodel/dpi/*.c)
+CMODEL_HDR := $(wildcard include/madpost/*.h cmodel/*.h cmodel/net/*.h cmodel/dpi/*.h)
 LIB        := $(BUILD)/lib/libmadpost.a
 LIB_SAN    := $(BUILD)/san/libmadpost.a
 
@@ -310,6 +310,9 @@ $(BUILD)/portlist: tools/portlist.c $(PORT_HDRS)
 $(BUILD)/portlist_awf2: tools/portlist.c $(PORT_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) -DMP1_AWF=2 $< -o $@
+
+# The SystemVerilog DPI-C layer and its bench (docs/dpi.md; after PORT_HDRS, which it uses).
+include tb/dpi.mk
 
 SOAK_CYCLES ?= 20000000
 SOAK_SEEDS  ?= 101 102 103 104

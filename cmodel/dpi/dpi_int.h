@@ -1,0 +1,94 @@
+/* Private to cmodel/dpi/: the block descriptor the DPI engine (dpi_core.c) drives, built per block
+ * from its port list (dpi_dslink.c, dpi_mp1.c), and the macros that make a block's exported
+ * functions (include/madpost/dpi.h) from its descriptor. */
+#ifndef MADPOST_CMODEL_DPI_INT_H
+#define MADPOST_CMODEL_DPI_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <madpost/dpi.h>
+
+/* One port-list entry X(name, count, width) placed in a C struct: element k of count is the
+ * esize-byte unsigned integer at off + k * stride. sfx is the RTL suffix for messages ("_o",
+ * "_q"), prefix the part of the name outside the C field (the chip's "p2_"). */
+typedef struct {
+  const char *prefix, *name, *sfx;
+  uint32_t count, width;
+  size_t off, stride, esize;
+} mdpi_field_t;
+
+typedef struct {
+  const mdpi_field_t *f;
+  size_t n;
+} mdpi_list_t;
+
+/* A block: sizes of its cfg, state, next, in, out structs and of its register view; the three
+ * lists; the contract's functions behind void pointers; params by key. regs returns a pointer to
+ * the registers the reg list reads (into the state itself, or filled into view). */
+typedef struct {
+  const char *name;
+  size_t cfg_size, st_size, nx_size, in_size, out_size, view_size;
+  mdpi_list_t in, out, reg;
+  const char *keys; /* for messages: the params keys it knows */
+  void (*cfg_default)(void *cfg);
+  int (*cfg_set)(void *cfg, const char *key, uint32_t val); /* -1: unknown key */
+  int (*cfg_check)(const void *cfg, char *err, size_t errlen);
+  void (*reset)(const void *cfg, void *st);
+  int (*eval)(const void *cfg, const void *st, const void *in, void *out, void *nx);
+  void (*clock)(void *st, const void *nx);
+  const void *(*regs)(const void *st, void *view);
+} mdpi_block_t;
+
+/* One mdpi_field_t: entry (nm, c, w) at member of struct type, elements strd bytes apart (0:
+ * packed, an array); the element size is the member's size over its count. */
+#define MDPI_FIELD_AT(type, pre, member, nm, sfx, c, w, strd)                                      \
+  {pre, nm, sfx, c, w, offsetof(type, member), strd, sizeof(((type *)0)->member) / (c)},
+#define MDPI_LIST(arr) {arr, sizeof(arr) / sizeof(arr[0])}
+
+/* A key of params: the C field (after its last '.': c104's link.bit_period is bit_period) or the
+ * RTL parameter's name. */
+int mdpi_key_is(const char *key, const char *field, const char *rtl);
+
+/* The engine. */
+void *mdpi_create(const mdpi_block_t *b, const char *params);
+void mdpi_destroy(void *h);
+void mdpi_reset(void *h);
+int mdpi_eval(void *h, const svBitVecVal *in, svBitVecVal *out);
+void mdpi_clock(void *h);
+void mdpi_outputs(void *h, svBitVecVal *out);
+void mdpi_registers(void *h, svBitVecVal *regs);
+int mdpi_compare(void *h, long long cycle, const svBitVecVal *dut_out, const svBitVecVal *dut_regs,
+                 int cmp_regs);
+int mdpi_error_count(void *h);
+const char *mdpi_error_get(void *h, int i);
+void mdpi_error_clear(void *h);
+
+/* The exported functions of block p, descriptor d. */
+#define MDPI_EXPORT(p, d)                                                                          \
+  void *madpost_dpi_##p##_create(const char *params) { return mdpi_create(&(d), params); }         \
+  void madpost_dpi_##p##_destroy(void *h) { mdpi_destroy(h); }                                     \
+  void madpost_dpi_##p##_reset(void *h) { mdpi_reset(h); }                                         \
+  int madpost_dpi_##p##_eval(void *h, const svBitVecVal *in, svBitVecVal *out) {                   \
+    return mdpi_eval(h, in, out);                                                                  \
+  }                                                                                                \
+  void madpost_dpi_##p##_clock(void *h) { mdpi_clock(h); }                                         \
+  void madpost_dpi_##p##_outputs(void *h, svBitVecVal *out) { mdpi_outputs(h, out); }              \
+  void madpost_dpi_##p##_registers(void *h, svBitVecVal *regs) { mdpi_registers(h, regs); }        \
+  int madpost_dpi_##p##_compare(void *h, long long cycle, const svBitVecVal *dut_out,              \
+                                const svBitVecVal *dut_regs, int cmp_regs) {                       \
+    return mdpi_compare(h, cycle, dut_out, dut_regs, cmp_regs);                                    \
+  }                                                                                                \
+  int madpost_dpi_##p##_error_count(void *h) { return mdpi_error_count(h); }                       \
+  const char *madpost_dpi_##p##_error_get(void *h, int i) { return mdpi_error_get(h, i); }         \
+  void madpost_dpi_##p##_error_clear(void *h) { mdpi_error_clear(h); }
+
+/* The contract's functions of block p behind void pointers (eval without events). */
+#define MDPI_GLUE(p)                                                                               \
+  static void p##_dpi_reset(const void *c, void *s) { p##_reset(c, s); }                           \
+  static int p##_dpi_eval(const void *c, const void *s, const void *i, void *o, void *n) {         \
+    return p##_eval(c, s, i, o, n, NULL);                                                          \
+  }                                                                                                \
+  static void p##_dpi_clock(void *s, const void *n) { p##_clock(s, n); }
+
+#endif

@@ -1,0 +1,66 @@
+# DPI-C (docs/dpi.md): tools/dpigen writes each block's SystemVerilog layer into build/dpi/ (a
+# package, a reference module, a shadow checker); lint-dpi lints them all and checks the reference
+# modules' ports against the port lists; test-dpi builds and runs the DS-Link DPI bench
+# (tb/dpi/dslink_dpi_tb.sv): the RTL against a C-model peer and a C-model shadow, then one RTL
+# mutant, which must be reported. Read by the Makefile (not a block of BLOCKS: no lockstep of its own).
+
+DPI_BLOCKS := dslink mp1_rm mp1_plane mp1_chip c104
+DPI_KINDS  := pkg ref shadow
+DPI_DIR    := $(BUILD)/dpi
+DPI_SV     := $(foreach b,$(DPI_BLOCKS),$(foreach k,$(DPI_KINDS),$(DPI_DIR)/madpost_$(b)_$(k).sv))
+# The bench: the in-tree DS-Link RTL in tools/mutgen's copies (+mutant=K selects a mutant of
+# tb/dslink_mutants.txt; 0, the default, is the design as written), one build for both runs.
+DPI_RTL    := $(wildcard rtl/dslink*.sv)
+DPI_TB_DIR := $(BUILD)/vl/dslink_dpi
+DPI_TB     := $(DPI_TB_DIR)/Vdslink_dpi
+DPI_CYCLES ?= 1000000
+DPI_SEED   ?= 1
+# tb/dslink_mutants.txt's 8th: the transmitter sends data tokens with even parity.
+DPI_MUTANT ?= 8
+DPI_MUT_CYCLES ?= 20000
+
+$(BUILD)/dpigen: tools/dpigen.c $(PORT_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) $< -o $@
+
+# build/dpi/madpost_<block>_<kind>.sv: kind is the stem's last word (pkg, ref, shadow).
+$(DPI_DIR)/madpost_%.sv: $(BUILD)/dpigen
+	@mkdir -p $(@D)
+	$(BUILD)/dpigen $(lastword $(subst _, ,$*)) $(patsubst %_$(lastword $(subst _, ,$*)),%,$*) > $@.tmp
+	@mv $@.tmp $@
+
+dpi: $(DPI_SV)
+
+lint-dpi: $(DPI_SV) $(BUILD)/portlist
+	@set -e; for b in $(DPI_BLOCKS); do for k in ref shadow; do \
+	  echo "== lint: madpost_$${b}_$$k"; \
+	  $(call vlint,madpost_$${b}_$$k) $(DPI_DIR)/madpost_$${b}_pkg.sv $(DPI_DIR)/madpost_$${b}_$$k.sv; done; \
+	  scripts/check_ports.sh $(BUILD)/portlist $$b madpost_$${b}_ref $(DPI_DIR)/madpost_$${b}_pkg.sv \
+	    $(DPI_DIR)/madpost_$${b}_ref.sv; done
+	@echo "lint-dpi: every package, reference module and shadow verilator -Wall clean; every reference module has its block's ports"
+
+# Verilator --binary (--timing: the bench's clock is a delay); the slow files at -O0 (they run once).
+$(DPI_TB): $(DPI_SV) tb/dpi/dslink_dpi_tb.sv tb/dpi/dpi_check.cpp $(LIB) $(CMODEL_HDR) $(BUILD)/mutgen \
+           tb/dslink_mutants.txt $(DPI_RTL)
+	@mkdir -p $(@D)/rtl
+	$(BUILD)/mutgen tb/dslink_mutants.txt $(@D)/rtl $(DPI_RTL)
+	@echo "== verilator: building the DS-Link DPI bench in $(@D)"
+	@rm -f $@
+	verilator --binary -j $(JOBS) --prefix Vdslink_dpi --top-module dslink_dpi_tb -Wno-fatal -O3 \
+	  --x-assign fast --x-initial fast -MAKEFLAGS "OPT_SLOW=-O0 OPT_FAST=-O1" -Mdir $(@D) \
+	  -CFLAGS "-I$(CURDIR)/include" -LDFLAGS "$(CURDIR)/$(LIB)" \
+	  $(addprefix $(DPI_DIR)/madpost_dslink_,pkg.sv ref.sv shadow.sv) $(addprefix $(@D)/rtl/,$(notdir $(DPI_RTL))) \
+	  $(CURDIR)/tb/dpi/dslink_dpi_tb.sv $(CURDIR)/tb/dpi/dpi_check.cpp > $(@D)/build.log 2>&1 || { tail -40 $(@D)/build.log; exit 1; }
+
+lockstep-dpi: $(DPI_TB)
+
+# The clean run, then the mutant: it must fail, and with the shadow's mismatch messages.
+test-dpi: $(DPI_TB)
+	$(DPI_TB) +cycles=$(DPI_CYCLES) +seed=$(DPI_SEED)
+	@out=$$($(DPI_TB) +cycles=$(DPI_MUT_CYCLES) +seed=$(DPI_SEED) +mutant=$(DPI_MUTANT) 2>&1); rc=$$?; \
+	  echo "$$out" | tail -25; \
+	  if [ $$rc -ne 0 ] && echo "$$out" | grep -q 'DPI MISMATCH'; then \
+	    echo "test-dpi: mutant $(DPI_MUTANT) reported as mismatches, the run failed (exit $$rc): killed"; \
+	  else echo "test-dpi: mutant $(DPI_MUTANT) NOT reported (exit $$rc)"; exit 1; fi
+
+.PHONY: dpi lint-dpi lockstep-dpi test-dpi
