@@ -229,7 +229,7 @@ static void shadow(const gblk_t *b) {
          "  function automatic int unsigned report();\n"
          "    int unsigned n = madpost_dpi_%s_error_count(h);\n"
          "    for (int unsigned i = 0; i < n; i++)\n"
-         "      if (printed_q + i < MaxPrint) $display(\"%%m: %%s\", madpost_dpi_%s_error_get(h, i));\n"
+         "      if (printed_q + i < MaxPrint) $display(\"%%s\", madpost_dpi_%s_error_get(h, i));\n"
          "    madpost_dpi_%s_error_clear(h);\n    return n;\n  endfunction\n\n", p, p, p);
   create(b, "mismatches_q = report();");
   for (size_t i = 0; i < b->in.n; i++)
