@@ -472,13 +472,14 @@ TEST_PARTS := \
   mp1_mesh:unit:unit-mp1_mesh       mp1_sim:unit:unit-mp1_sim         mp1_sim:unit:unit-net_traffic \
   c104:unit:unit-c104               c104_net:unit:unit-c104_net       t9k_node:unit:unit-t9k_node \
   madpost:unit:unit-cli             contract:unit:unit-contract       mp1_sim:unit:unit-net_input \
+  dpi:lockstep:test-dpi             dpi:lint:lint-dpi                 dpi:unit:unit-dpi \
   dslink:fuzz:fuzz-dslink           mp1_rm:fuzz:fuzz-mp1_rm           c104:fuzz:fuzz-c104 \
   mp1_sim:fuzz:fuzz-ini             madpost:fuzz:fuzz-opt \
   $(foreach b,$(BLOCKS),$(b):lint:lint-$(b)) \
   $(foreach i,$(BUILD_IDS),$(if $($(i).ports),$(if $(findstring -awf2,$(i)),mp1_awf2,$(i)):ports:ports-$(i)))
 # What several parts share, built once before they start side by side.
 TEST_SHARED := $(LIB) $(LIB_SAN) $(BUILD)/madpost $(BUILD)/mutgen $(BUILD)/mutgen_reset $(BUILD)/portlist \
-               $(BUILD)/portlist_awf2
+               $(BUILD)/portlist_awf2 $(BUILD)/dpigen $(DPI_SV)
 # A unit test file that no entry names would never run: make test refuses to start.
 UNIT_UNLISTED := $(filter-out $(foreach p,$(TEST_PARTS),$(lastword $(subst :, ,$(p)))),$(addprefix unit-,$(UNIT_NAMES)))
 test: deps
