@@ -44,6 +44,8 @@ help:
 	@echo "                (lint-ID, ports-ID: one variant's, e.g. ports-mp1_rm-awf2)"
 	@echo "make lint|synth|check-ports|mutants  every block's (mutants: those make test runs)"
 	@echo "make unit-NAME  tests/test_NAME.c plain and sanitized (unit-cli: tests/test_cli.sh)"
+	@echo "make dpi       the SystemVerilog DPI-C layer of every block into build/dpi/ (docs/dpi.md);"
+	@echo "                lint-dpi lints it, test-dpi runs the DS-Link DPI bench and its mutant"
 	@echo "make test-mp1-awf2    every MP1 level's lockstep and port check with two-flit address"
 	@echo "                      words (AWF = 2, docs/mp1.md §14), short runs"
 	@echo "make test-c104-bit    the C104 lockstep with 16 links (test-c104-b16), then every port a link"
