@@ -188,7 +188,7 @@ static void reference(const gblk_t *b) {
          "  regs_vec_t regs_v;\n\n");
   printf("  function automatic void report();\n"
          "    for (int i = 0; i < madpost_dpi_%s_error_count(h); i++)\n"
-         "      $error(\"%%m: %%s\", madpost_dpi_%s_error_get(h, i));\n"
+         "      $error(\"%%s\", madpost_dpi_%s_error_get(h, i));\n"
          "    madpost_dpi_%s_error_clear(h);\n  endfunction\n\n", p, p, p);
   create(b, "report();");
   for (size_t i = 0; i < b->in.n; i++)

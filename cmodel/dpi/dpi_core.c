@@ -11,7 +11,7 @@
 #include "dpi_int.h"
 
 /* Messages kept per model; beyond, they are counted and the last one says how many were lost. */
-enum { MDPI_KEEP = 256, MDPI_MSG = 200 };
+enum { MDPI_KEEP = 256, MDPI_MSG = 320 };
 
 typedef struct {
   const mdpi_block_t *b;
@@ -38,7 +38,7 @@ static void note(mdpi_t *m, const char *fmt, ...) {
 
 int mdpi_key_is(const char *key, const char *field, const char *rtl) {
   const char *dot = strrchr(field, '.');
-  return !strcmp(key, dot ? dot + 1 : field) || !strcmp(key, rtl);
+  return !strcmp(key, field) || !strcmp(key, dot ? dot + 1 : field) || !strcmp(key, rtl);
 }
 
 /* ---- Bits ---------------------------------------------------------------------------------- */

@@ -46,8 +46,8 @@ typedef struct {
   {pre, nm, sfx, c, w, offsetof(type, member), strd, sizeof(((type *)0)->member) / (c)},
 #define MDPI_LIST(arr) {arr, sizeof(arr) / sizeof(arr[0])}
 
-/* A key of params: the C field (after its last '.': c104's link.bit_period is bit_period) or the
- * RTL parameter's name. */
+/* A key of params: the C field (or the part after its last '.': c104's link.bit_period is also
+ * bit_period) or the RTL parameter's name. */
 int mdpi_key_is(const char *key, const char *field, const char *rtl);
 
 /* The engine. */
