@@ -36,7 +36,7 @@ static void note(mdpi_t *m, const char *fmt, ...) {
   m->n_msg++;
 }
 
-int mdpi_key_is(const char *key, const char *field, const char *rtl) {
+int madpost_dpi_core_key_is(const char *key, const char *field, const char *rtl) {
   const char *dot = strrchr(field, '.');
   return !strcmp(key, field) || !strcmp(key, dot ? dot + 1 : field) || !strcmp(key, rtl);
 }
@@ -180,7 +180,7 @@ static void parse_params(mdpi_t *m, const char *params) {
   }
 }
 
-void *mdpi_create(const mdpi_block_t *b, const char *params) {
+void *madpost_dpi_core_create(const mdpi_block_t *b, const char *params) {
   mdpi_t *m = calloc(1, sizeof *m);
   if (!m)
     return NULL;
@@ -193,7 +193,7 @@ void *mdpi_create(const mdpi_block_t *b, const char *params) {
   m->view = calloc(1, b->view_size ? b->view_size : 1);
   m->msg = calloc(MDPI_KEEP, sizeof *m->msg);
   if (!m->cfg || !m->st || !m->nx || !m->in || !m->out || !m->view || !m->msg) {
-    mdpi_destroy(m);
+    madpost_dpi_core_destroy(m);
     return NULL;
   }
   b->cfg_default(m->cfg);
@@ -203,7 +203,7 @@ void *mdpi_create(const mdpi_block_t *b, const char *params) {
   return m;
 }
 
-void mdpi_destroy(void *h) {
+void madpost_dpi_core_destroy(void *h) {
   mdpi_t *m = h;
   if (!m)
     return;
@@ -212,7 +212,7 @@ void mdpi_destroy(void *h) {
 }
 
 /* ---- The cycle -------------------------------------------------------------------------------- */
-void mdpi_reset(void *h) {
+void madpost_dpi_core_reset(void *h) {
   mdpi_t *m = h;
   if (!m || m->dead)
     return;
@@ -220,7 +220,7 @@ void mdpi_reset(void *h) {
   m->have_nx = 0;
 }
 
-int mdpi_eval(void *h, const svBitVecVal *in, svBitVecVal *out) {
+int madpost_dpi_core_eval(void *h, const svBitVecVal *in, svBitVecVal *out) {
   mdpi_t *m = h;
   if (!m || m->dead) {
     if (m && out)
@@ -240,7 +240,7 @@ int mdpi_eval(void *h, const svBitVecVal *in, svBitVecVal *out) {
   return rc;
 }
 
-void mdpi_clock(void *h) {
+void madpost_dpi_core_clock(void *h) {
   mdpi_t *m = h;
   if (!m || m->dead)
     return;
@@ -253,13 +253,13 @@ void mdpi_clock(void *h) {
   m->have_nx = 0;
 }
 
-void mdpi_outputs(void *h, svBitVecVal *out) {
+void madpost_dpi_core_outputs(void *h, svBitVecVal *out) {
   mdpi_t *m = h;
   if (m && out)
     pack(&m->b->out, m->out, out);
 }
 
-void mdpi_registers(void *h, svBitVecVal *regs) {
+void madpost_dpi_core_registers(void *h, svBitVecVal *regs) {
   mdpi_t *m = h;
   if (m && regs)
     pack(&m->b->reg, m->b->regs(m->st, m->view), regs);
@@ -286,7 +286,7 @@ static void cmp_one(void *ctx, const mdpi_field_t *f, uint32_t k, uint32_t lsb) 
   x->n++;
 }
 
-int mdpi_compare(void *h, long long cycle, const svBitVecVal *dut_out, const svBitVecVal *dut_regs,
+int madpost_dpi_core_compare(void *h, long long cycle, const svBitVecVal *dut_out, const svBitVecVal *dut_regs,
                  int cmp_regs) {
   mdpi_t *m = h;
   if (!m || m->dead)
@@ -301,19 +301,19 @@ int mdpi_compare(void *h, long long cycle, const svBitVecVal *dut_out, const svB
   return x.n;
 }
 
-int mdpi_error_count(void *h) {
+int madpost_dpi_core_error_count(void *h) {
   const mdpi_t *m = h;
   return m ? (int)(m->n_msg < 0x7FFFFFFF ? m->n_msg : 0x7FFFFFFF) : 0;
 }
 
-const char *mdpi_error_get(void *h, int i) {
+const char *madpost_dpi_core_error_get(void *h, int i) {
   const mdpi_t *m = h;
   if (!m || i < 0 || i >= m->n_msg)
     return "";
   return m->msg[i < MDPI_KEEP ? i : MDPI_KEEP - 1];
 }
 
-void mdpi_error_clear(void *h) {
+void madpost_dpi_core_error_clear(void *h) {
   mdpi_t *m = h;
   if (m)
     m->n_msg = 0;

@@ -22,7 +22,7 @@ static int dsl_check(const void *c, char *err, size_t n) { return dslink_cfg_che
 static int dsl_set(void *cfg, const char *key, uint32_t v) {
   dslink_cfg_t *c = cfg;
 #define DSL_SET(rtl, field, def)             \
-  if (mdpi_key_is(key, #field, #rtl)) {      \
+  if (madpost_dpi_core_key_is(key, #field, #rtl)) {      \
     c->field = v;                            \
     return 0;                                \
   }
@@ -62,7 +62,7 @@ static int c104_dpi_check(const void *c, char *err, size_t n) { return c104_cfg_
 static int c104_dpi_set(void *cfg, const char *key, uint32_t v) {
   c104_cfg_t *c = cfg;
 #define C104_SET(rtl, field, def)            \
-  if (mdpi_key_is(key, #field, #rtl)) {      \
+  if (madpost_dpi_core_key_is(key, #field, #rtl)) {      \
     c->field = v;                            \
     return 0;                                \
   }

@@ -48,40 +48,40 @@ typedef struct {
 
 /* A key of params: the C field (or the part after its last '.': c104's link.bit_period is also
  * bit_period) or the RTL parameter's name. */
-int mdpi_key_is(const char *key, const char *field, const char *rtl);
+int madpost_dpi_core_key_is(const char *key, const char *field, const char *rtl);
 
-/* The engine. */
-void *mdpi_create(const mdpi_block_t *b, const char *params);
-void mdpi_destroy(void *h);
-void mdpi_reset(void *h);
-int mdpi_eval(void *h, const svBitVecVal *in, svBitVecVal *out);
-void mdpi_clock(void *h);
-void mdpi_outputs(void *h, svBitVecVal *out);
-void mdpi_registers(void *h, svBitVecVal *regs);
-int mdpi_compare(void *h, long long cycle, const svBitVecVal *dut_out, const svBitVecVal *dut_regs,
+/* The engine (its names carry madpost_dpi_core_: a static library exports them). */
+void *madpost_dpi_core_create(const mdpi_block_t *b, const char *params);
+void madpost_dpi_core_destroy(void *h);
+void madpost_dpi_core_reset(void *h);
+int madpost_dpi_core_eval(void *h, const svBitVecVal *in, svBitVecVal *out);
+void madpost_dpi_core_clock(void *h);
+void madpost_dpi_core_outputs(void *h, svBitVecVal *out);
+void madpost_dpi_core_registers(void *h, svBitVecVal *regs);
+int madpost_dpi_core_compare(void *h, long long cycle, const svBitVecVal *dut_out, const svBitVecVal *dut_regs,
                  int cmp_regs);
-int mdpi_error_count(void *h);
-const char *mdpi_error_get(void *h, int i);
-void mdpi_error_clear(void *h);
+int madpost_dpi_core_error_count(void *h);
+const char *madpost_dpi_core_error_get(void *h, int i);
+void madpost_dpi_core_error_clear(void *h);
 
 /* The exported functions of block p, descriptor d. */
 #define MDPI_EXPORT(p, d)                                                                          \
-  void *madpost_dpi_##p##_create(const char *params) { return mdpi_create(&(d), params); }         \
-  void madpost_dpi_##p##_destroy(void *h) { mdpi_destroy(h); }                                     \
-  void madpost_dpi_##p##_reset(void *h) { mdpi_reset(h); }                                         \
+  void *madpost_dpi_##p##_create(const char *params) { return madpost_dpi_core_create(&(d), params); }         \
+  void madpost_dpi_##p##_destroy(void *h) { madpost_dpi_core_destroy(h); }                                     \
+  void madpost_dpi_##p##_reset(void *h) { madpost_dpi_core_reset(h); }                                         \
   int madpost_dpi_##p##_eval(void *h, const svBitVecVal *in, svBitVecVal *out) {                   \
-    return mdpi_eval(h, in, out);                                                                  \
+    return madpost_dpi_core_eval(h, in, out);                                                                  \
   }                                                                                                \
-  void madpost_dpi_##p##_clock(void *h) { mdpi_clock(h); }                                         \
-  void madpost_dpi_##p##_outputs(void *h, svBitVecVal *out) { mdpi_outputs(h, out); }              \
-  void madpost_dpi_##p##_registers(void *h, svBitVecVal *regs) { mdpi_registers(h, regs); }        \
+  void madpost_dpi_##p##_clock(void *h) { madpost_dpi_core_clock(h); }                                         \
+  void madpost_dpi_##p##_outputs(void *h, svBitVecVal *out) { madpost_dpi_core_outputs(h, out); }              \
+  void madpost_dpi_##p##_registers(void *h, svBitVecVal *regs) { madpost_dpi_core_registers(h, regs); }        \
   int madpost_dpi_##p##_compare(void *h, long long cycle, const svBitVecVal *dut_out,              \
                                 const svBitVecVal *dut_regs, int cmp_regs) {                       \
-    return mdpi_compare(h, cycle, dut_out, dut_regs, cmp_regs);                                    \
+    return madpost_dpi_core_compare(h, cycle, dut_out, dut_regs, cmp_regs);                                    \
   }                                                                                                \
-  int madpost_dpi_##p##_error_count(void *h) { return mdpi_error_count(h); }                       \
-  const char *madpost_dpi_##p##_error_get(void *h, int i) { return mdpi_error_get(h, i); }         \
-  void madpost_dpi_##p##_error_clear(void *h) { mdpi_error_clear(h); }
+  int madpost_dpi_##p##_error_count(void *h) { return madpost_dpi_core_error_count(h); }                       \
+  const char *madpost_dpi_##p##_error_get(void *h, int i) { return madpost_dpi_core_error_get(h, i); }         \
+  void madpost_dpi_##p##_error_clear(void *h) { madpost_dpi_core_error_clear(h); }
 
 /* The contract's functions of block p behind void pointers (eval without events). */
 #define MDPI_GLUE(p)                                                                               \

@@ -15,7 +15,7 @@
 #define MP1_DPI_CFG(p)                                                                         \
   static void p##_dpi_default(void *c) { ((p##_cfg_t *)c)->awf = MP1_AWF; }                    \
   static int p##_dpi_set(void *c, const char *key, uint32_t v) {                               \
-    if (!mdpi_key_is(key, "awf", "AWF"))                                                       \
+    if (!madpost_dpi_core_key_is(key, "awf", "AWF"))                                                       \
       return -1;                                                                               \
     ((p##_cfg_t *)c)->awf = v;                                                                 \
     return 0;                                                                                  \
