@@ -8,11 +8,12 @@ DPI_BLOCKS := dslink mp1_rm mp1_plane mp1_chip c104
 DPI_KINDS  := pkg ref shadow
 DPI_DIR    := $(BUILD)/dpi
 DPI_SV     := $(foreach b,$(DPI_BLOCKS),$(foreach k,$(DPI_KINDS),$(DPI_DIR)/madpost_$(b)_$(k).sv))
-# The bench: the in-tree DS-Link RTL in tools/mutgen's copies (+mutant=K selects a mutant of
-# tb/dslink_mutants.txt; 0, the default, is the design as written), one build for both runs.
+# The bench, built twice: on rtl/ as it is (the clean run) and on tools/mutgen's copies of it
+# (+mutant=K selects a mutant of tb/dslink_mutants.txt), so the clean run's DUT is the RTL itself.
 DPI_RTL    := $(wildcard rtl/dslink*.sv)
 DPI_TB_DIR := $(BUILD)/vl/dslink_dpi
 DPI_TB     := $(DPI_TB_DIR)/Vdslink_dpi
+DPI_MUT_TB := $(DPI_TB_DIR)_mut/Vdslink_dpi
 DPI_CYCLES ?= 1000000
 DPI_SEED   ?= 1
 # tb/dslink_mutants.txt's 8th: the transmitter sends data tokens with even parity.
@@ -39,25 +40,31 @@ lint-dpi: $(DPI_SV) $(BUILD)/portlist
 	    $(DPI_DIR)/madpost_$${b}_ref.sv; done
 	@echo "lint-dpi: every package, reference module and shadow verilator -Wall clean; every reference module has its block's ports"
 
-# Verilator --binary (--timing: the bench's clock is a delay); the slow files at -O0 (they run once).
-$(DPI_TB): $(DPI_SV) tb/dpi/dslink_dpi_tb.sv tb/dpi/dpi_check.cpp $(LIB) $(CMODEL_HDR) $(BUILD)/mutgen \
-           tb/dslink_mutants.txt $(DPI_RTL)
-	@mkdir -p $(@D)/rtl
-	$(BUILD)/mutgen tb/dslink_mutants.txt $(@D)/rtl $(DPI_RTL)
+# Verilator --binary (--timing: the bench's clock is a delay): $(call dpi_tb_build,RTL files).
+define dpi_tb_build
 	@echo "== verilator: building the DS-Link DPI bench in $(@D)"
 	@rm -f $@
 	verilator --binary -j $(JOBS) --prefix Vdslink_dpi --top-module dslink_dpi_tb -Wno-fatal -O3 \
-	  --x-assign fast --x-initial fast -MAKEFLAGS "OPT_SLOW=-O0 OPT_FAST=-O1" -Mdir $(@D) \
+	  --x-assign fast --x-initial fast -MAKEFLAGS "$(VL_OPT)" -Mdir $(@D) \
 	  -CFLAGS "-I$(CURDIR)/include" -LDFLAGS "$(CURDIR)/$(LIB)" \
-	  $(addprefix $(DPI_DIR)/madpost_dslink_,pkg.sv ref.sv shadow.sv) $(addprefix $(@D)/rtl/,$(notdir $(DPI_RTL))) \
+	  $(addprefix $(DPI_DIR)/madpost_dslink_,pkg.sv ref.sv shadow.sv) $(1) \
 	  $(CURDIR)/tb/dpi/dslink_dpi_tb.sv $(CURDIR)/tb/dpi/dpi_check.cpp > $(@D)/build.log 2>&1 || { tail -40 $(@D)/build.log; exit 1; }
+endef
+DPI_TB_DEPS := $(DPI_SV) tb/dpi/dslink_dpi_tb.sv tb/dpi/dpi_check.cpp $(LIB) $(CMODEL_HDR) $(DPI_RTL)
+$(DPI_TB): $(DPI_TB_DEPS)
+	@mkdir -p $(@D)
+	$(call dpi_tb_build,$(DPI_RTL))
+$(DPI_MUT_TB): $(DPI_TB_DEPS) $(BUILD)/mutgen tb/dslink_mutants.txt
+	@mkdir -p $(@D)/rtl
+	$(BUILD)/mutgen tb/dslink_mutants.txt $(@D)/rtl $(DPI_RTL)
+	$(call dpi_tb_build,$(addprefix $(@D)/rtl/,$(notdir $(DPI_RTL))))
 
 lockstep-dpi: $(DPI_TB)
 
 # The clean run, then the mutant: it must fail, and with the shadow's mismatch messages.
-test-dpi: $(DPI_TB)
+test-dpi: $(DPI_TB) $(DPI_MUT_TB)
 	$(DPI_TB) +cycles=$(DPI_CYCLES) +seed=$(DPI_SEED)
-	@out=$$($(DPI_TB) +cycles=$(DPI_MUT_CYCLES) +seed=$(DPI_SEED) +mutant=$(DPI_MUTANT) 2>&1); rc=$$?; \
+	@out=$$($(DPI_MUT_TB) +cycles=$(DPI_MUT_CYCLES) +seed=$(DPI_SEED) +mutant=$(DPI_MUTANT) 2>&1); rc=$$?; \
 	  echo "$$out" | tail -25; \
 	  if [ $$rc -ne 0 ] && echo "$$out" | grep -q 'DPI MISMATCH'; then \
 	    echo "test-dpi: mutant $(DPI_MUTANT) reported as mismatches, the run failed (exit $$rc): killed"; \
