@@ -15,6 +15,7 @@
 #include <madpost/net_num.h>
 #include <madpost/net_out.h>
 #include <madpost/t9k.h>
+#include <madpost/version.h>
 
 int madpost_cmd_sim(int argc, char **argv);
 int madpost_cmd_sweep(int argc, char **argv);
@@ -64,8 +65,6 @@ static int usage(FILE *f) {
   return f == stderr ? 2 : 0;
 }
 
-/* The version madpost --version prints: bumped with each change of a command's options or output. */
-#define MADPOST_VERSION "0.16"
 
 /* 1 if --help or -h is among a command's arguments: usage(stdout) is the answer, exit 0, as for
    sim, sweep and c104net. */
@@ -516,7 +515,7 @@ static int dispatch(int argc, char **argv) {
   if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
     return usage(stdout);
   if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
-    printf("madpost %s\n", MADPOST_VERSION);
+    printf("madpost %s\n", MADPOST_VERSION_STRING); /* include/madpost/version.h */
     return 0;
   }
   if (!strcmp(argv[1], "linkbw"))

@@ -5,6 +5,7 @@
 #ifndef MADPOST_C104_H
 #define MADPOST_C104_H
 
+#include <madpost/madpost_api.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -12,9 +13,7 @@
 #include <madpost/c104_ports.h>
 #include <madpost/dslink.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+MADPOST_BEGIN_DECLS
 
 enum {
   C104_PORTS = 32,        /* ports, slices, outputs */
@@ -183,7 +182,5 @@ static inline uint32_t c104_rand_header(uint32_t lfsr, uint32_t rlo, uint32_t rh
 
 const char *c104_sl_state_name(uint32_t s);
 
-#ifdef __cplusplus
-}
-#endif
+MADPOST_END_DECLS
 #endif

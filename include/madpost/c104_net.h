@@ -4,6 +4,7 @@
 #ifndef MADPOST_C104_NET_H
 #define MADPOST_C104_NET_H
 
+#include <madpost/madpost_api.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,9 +14,7 @@
 #include <madpost/madpost_rng.h>
 #include <madpost/t9k_node.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+MADPOST_BEGIN_DECLS
 
 typedef enum {
   C104_NET_PAIR = 0, /* two endpoints, one link each, wired directly (§18.2) */
@@ -176,7 +175,5 @@ uint32_t c104_net_vl_to(const c104_net_t *net, uint32_t n, uint32_t d);
 /* The setup generated for switch s (§17.1-§17.3). */
 const c104_setup_t *c104_net_setup(const c104_net_t *net, uint32_t s);
 
-#ifdef __cplusplus
-}
-#endif
+MADPOST_END_DECLS
 #endif

@@ -3,15 +3,14 @@
 #ifndef MADPOST_DSLINK_H
 #define MADPOST_DSLINK_H
 
+#include <madpost/madpost_api.h>
 #include <stdint.h>
 #include <stddef.h>
 
 #include <madpost/block.h>
 #include <madpost/dslink_ports.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+MADPOST_BEGIN_DECLS
 
 enum {
   DSLINK_RX_DEPTH_MAX = 128,
@@ -109,7 +108,5 @@ void dslink_outputs(const dslink_cfg_t *cfg, const dslink_state_t *st, dslink_ou
 const char *dslink_state_name(uint32_t state);
 const char *dslink_kind_name(uint32_t kind);
 
-#ifdef __cplusplus
-}
-#endif
+MADPOST_END_DECLS
 #endif

@@ -3,13 +3,12 @@
 #ifndef MADPOST_DSLINK_BW_H
 #define MADPOST_DSLINK_BW_H
 
+#include <madpost/madpost_api.h>
 #include <stdint.h>
 
 #include <madpost/dslink.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+MADPOST_BEGIN_DECLS
 
 typedef enum {
   DSLINK_BW_ONE_WAY = 0,   /* a sends, b receives and acknowledges */
@@ -55,7 +54,5 @@ typedef struct {
 int dslink_bw_row(const dslink_cfg_t *cfg, uint32_t m, uint32_t messages, dslink_bw_row_t *row,
                   char *err, size_t errlen);
 
-#ifdef __cplusplus
-}
-#endif
+MADPOST_END_DECLS
 #endif

@@ -3,12 +3,11 @@
 #ifndef MADPOST_VCD_H
 #define MADPOST_VCD_H
 
+#include <madpost/madpost_api.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+MADPOST_BEGIN_DECLS
 
 typedef struct madpost_vcd_sig {
   char id[8];
@@ -40,7 +39,5 @@ void madpost_vcd_flush(madpost_vcd_t *v);
 /* 0, or -1 if anything written to the file failed to reach it (it is closed either way). */
 int madpost_vcd_close(madpost_vcd_t *v);
 
-#ifdef __cplusplus
-}
-#endif
+MADPOST_END_DECLS
 #endif

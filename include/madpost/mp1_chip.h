@@ -4,15 +4,14 @@
 #ifndef MADPOST_MP1_CHIP_H
 #define MADPOST_MP1_CHIP_H
 
+#include <madpost/madpost_api.h>
 #include <stdint.h>
 
 #include <madpost/block.h>
 #include <madpost/mp1_chip_ports.h>
 #include <madpost/mp1_plane.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+MADPOST_BEGIN_DECLS
 
 enum { MP1_CHIP_PLANES = 4, MP1_CHIP_MACHINES = 8 };
 
@@ -111,7 +110,5 @@ static inline uint32_t mp1_sel_flit(uint32_t chip, uint32_t plane, uint32_t dim)
   return ((chip & 7u) << 5) | ((plane & 3u) << 3) | ((dim & 1u) << 2);
 }
 
-#ifdef __cplusplus
-}
-#endif
+MADPOST_END_DECLS
 #endif

@@ -4,11 +4,10 @@
 #ifndef MADPOST_MP1_HOP_H
 #define MADPOST_MP1_HOP_H
 
+#include <madpost/madpost_api.h>
 #include <stdint.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+MADPOST_BEGIN_DECLS
 
 enum { MP1_HOP_MAX = 80 };
 
@@ -65,7 +64,5 @@ enum { MP1_HOP_SEG_EXTRA = 1 };
  * arrival in time, no memory, or a chip's err: the buffer invariant, docs/mp1_draft4.md §6). */
 int mp1_hop_run(const mp1_hop_cfg_t *cfg, mp1_hop_result_t *res, char *err, unsigned errlen);
 
-#ifdef __cplusplus
-}
-#endif
+MADPOST_END_DECLS
 #endif

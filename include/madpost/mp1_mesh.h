@@ -3,14 +3,13 @@
 #ifndef MADPOST_MP1_MESH_H
 #define MADPOST_MP1_MESH_H
 
+#include <madpost/madpost_api.h>
 #include <stdint.h>
 
 #include <madpost/block.h>
 #include <madpost/mp1_chip.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+MADPOST_BEGIN_DECLS
 
 /* MP1_MESH_MAX: the largest side with one-flit addresses (docs/mp1.md §3); MP1_MESH_MAX_WIDE
  * with address words of two flits (§14). */
@@ -79,7 +78,5 @@ static inline uint32_t mp1_mesh_first_err(const mp1_mesh_out_t *out, uint32_t n)
 /* Neighbour of node n across channel j (p, d) in the direction of travel; -1 outside the mesh. */
 int mp1_mesh_next_node(const mp1_mesh_cfg_t *cfg, uint32_t n, uint32_t j);
 
-#ifdef __cplusplus
-}
-#endif
+MADPOST_END_DECLS
 #endif

@@ -6,13 +6,13 @@
 #ifndef MADPOST_MP1_NIC_H
 #define MADPOST_MP1_NIC_H
 
+#include <madpost/madpost_api.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <madpost/mp1_chip.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+MADPOST_BEGIN_DECLS
 
 enum { MP1_NIC_QUEUE = 10, MP1_MSG_MAX = 1024, MP1_SEG_FLITS = 32 };
 
@@ -61,7 +61,7 @@ static inline int mp1_msg_chunk_at(uint32_t sel, uint32_t len, uint32_t pos, uin
   if (pos == 3) return 1; /* EOS */
   const uint32_t p = pos - 4, seg = p / (3 * MP1_SEG_FLITS + 1), r = p % (3 * MP1_SEG_FLITS + 1);
   const uint32_t first = seg * MP1_SEG_FLITS;
-  const uint32_t nb = len - first < MP1_SEG_FLITS ? len - first : MP1_SEG_FLITS;
+  const uint32_t nb = len - first < MP1_SEG_FLITS ? len - first : (uint32_t)MP1_SEG_FLITS;
   if (r < 3 * nb) {
     *i = first + r / 3;
     *k = r % 3;
@@ -101,7 +101,9 @@ typedef struct {
 
 /* A sender between messages, nothing sent yet, with the window on (draft-4 §10.4). */
 static inline void mp1_txf_init(mp1_txf_t *f) {
-  *f = (mp1_txf_t){.win = 1};
+  /* no compound literal or designated initializer: C++ before 20 has neither */
+  memset(f, 0, sizeof *f);
+  f->win = 1;
 }
 
 /* Whether the chunk after this cycle's is the message's next one, from this cycle's stop. first:
@@ -219,7 +221,5 @@ int mp1_nic_tx_step(mp1_nic_t *nic, uint32_t inj_stop, uint64_t t);
  * malformed stream (a gap or illegal chunk inside a segment) returns -1 and drops the message. */
 int mp1_nic_rx(mp1_nic_t *nic, uint32_t c, uint64_t t, mp1_rx_msg_t *m);
 
-#ifdef __cplusplus
-}
-#endif
+MADPOST_END_DECLS
 #endif

@@ -3,15 +3,14 @@
 #ifndef MADPOST_MP1_PLANE_H
 #define MADPOST_MP1_PLANE_H
 
+#include <madpost/madpost_api.h>
 #include <stdint.h>
 
 #include <madpost/block.h>
 #include <madpost/mp1_plane_ports.h>
 #include <madpost/mp1_rm.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+MADPOST_BEGIN_DECLS
 
 #define MP1_PLANE_X_FIELD(name, count, width) uint32_t name;
 typedef struct {
@@ -88,7 +87,5 @@ uint32_t mp1_arb_next(uint32_t own, uint32_t eom, uint32_t req1, uint32_t req2, 
 
 void mp1_plane_regs(const mp1_plane_state_t *st, mp1_plane_regs_t *r);
 
-#ifdef __cplusplus
-}
-#endif
+MADPOST_END_DECLS
 #endif

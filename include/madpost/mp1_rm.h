@@ -4,14 +4,13 @@
 #ifndef MADPOST_MP1_RM_H
 #define MADPOST_MP1_RM_H
 
+#include <madpost/madpost_api.h>
 #include <stdint.h>
 
 #include <madpost/block.h>
 #include <madpost/mp1_rm_ports.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+MADPOST_BEGIN_DECLS
 
 enum { MP1_RM_BUF = 128 };
 
@@ -155,7 +154,5 @@ uint32_t mp1_rm_occupancy(const mp1_rm_cfg_t *cfg, const mp1_rm_state_t *st);
 /* The name of a copy state (cs_k). */
 const char *mp1_rm_state_name(uint32_t s);
 
-#ifdef __cplusplus
-}
-#endif
+MADPOST_END_DECLS
 #endif

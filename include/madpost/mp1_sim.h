@@ -3,6 +3,7 @@
 #ifndef MADPOST_MP1_SIM_H
 #define MADPOST_MP1_SIM_H
 
+#include <madpost/madpost_api.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,9 +12,7 @@
 #include <madpost/net_traffic.h>
 #include <madpost/madpost_rng.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+MADPOST_BEGIN_DECLS
 
 typedef enum { MP1_ROUTE_OBLIVIOUS = 0, MP1_ROUTE_RESTRICTIVE, MP1_ROUTE_ADAPTIVE } mp1_route_e;
 typedef enum { MP1_MODE_ASYNC = 0, MP1_MODE_SYNC } mp1_mode_e;
@@ -124,7 +123,5 @@ int mp1_sim_run(const mp1_sim_cfg_t *c, uint64_t seed, mp1_sim_result_t *r, mp1_
 /* Peak memory the simulator allocates per node for this network (bytes). */
 size_t mp1_sim_bytes_per_node(const mp1_sim_cfg_t *c);
 
-#ifdef __cplusplus
-}
-#endif
+MADPOST_END_DECLS
 #endif

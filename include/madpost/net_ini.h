@@ -5,7 +5,10 @@
 #ifndef MADPOST_NET_INI_H
 #define MADPOST_NET_INI_H
 
+#include <madpost/madpost_api.h>
 #include <stddef.h>
+
+MADPOST_BEGIN_DECLS
 
 /* The largest configuration file read (bytes): anything bigger is not one. */
 #define NET_INI_MAX_BYTES (1u << 20)
@@ -18,5 +21,7 @@ typedef int (*net_ini_fn)(void *user, const char *section, const char *key, cons
 /* Every key = value of the file at path into fn, in order, stopping at the first error: 0, or -1
    with the message in err. */
 int net_ini_load(const char *path, net_ini_fn fn, void *user, char *err, size_t n);
+
+MADPOST_END_DECLS
 
 #endif

@@ -5,7 +5,10 @@
 #ifndef MADPOST_NET_NUM_H
 #define MADPOST_NET_NUM_H
 
+#include <madpost/madpost_api.h>
 #include <stdint.h>
+
+MADPOST_BEGIN_DECLS
 
 /* Decimal digits only, in lo..hi. */
 int net_num_whole(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
@@ -15,5 +18,7 @@ int net_num_whole32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out);
 int net_num_real(const char *s, double lo, double hi, double *out);
 /* "A<sep>B", A and B whole numbers in lo..hi each (e.g. 16x16, 3,2). */
 int net_num_pair(const char *s, char sep, uint32_t lo, uint32_t hi, uint32_t *a, uint32_t *b);
+
+MADPOST_END_DECLS
 
 #endif

@@ -3,14 +3,13 @@
 #ifndef MADPOST_MP1_TRAFFIC_H
 #define MADPOST_MP1_TRAFFIC_H
 
+#include <madpost/madpost_api.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <madpost/madpost_rng.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+MADPOST_BEGIN_DECLS
 
 /* ---- Destination patterns -------------------------------------------------------------------
  *
@@ -146,7 +145,5 @@ void net_arrival_start(const net_arrival_cfg_t *c, net_arrival_t *a, double t0, 
 uint32_t net_arrival_count(const net_arrival_cfg_t *c, net_arrival_t *a, uint64_t t,
                            madpost_rng_t *r);
 
-#ifdef __cplusplus
-}
-#endif
+MADPOST_END_DECLS
 #endif

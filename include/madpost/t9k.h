@@ -6,14 +6,13 @@
 #ifndef MADPOST_T9K_H
 #define MADPOST_T9K_H
 
+#include <madpost/madpost_api.h>
 #include <stdint.h>
 
 #include <madpost/block.h>
 #include <madpost/dslink.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+MADPOST_BEGIN_DECLS
 
 enum { T9K_PACKET_BYTES = 32, T9K_ACK_FLAG = 0x80, T9K_MAX_VL = 16, T9K_ACKQ = 16 };
 
@@ -71,7 +70,5 @@ MADPOST_BLOCK_CONTRACT(t9k);
 
 void t9k_outputs(const t9k_cfg_t *cfg, const t9k_state_t *st, t9k_out_t *out);
 
-#ifdef __cplusplus
-}
-#endif
+MADPOST_END_DECLS
 #endif

@@ -3,14 +3,13 @@
 #ifndef MADPOST_T9K_NODE_H
 #define MADPOST_T9K_NODE_H
 
+#include <madpost/madpost_api.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <madpost/block.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+MADPOST_BEGIN_DECLS
 
 enum {
   T9K_NODE_LINKS_MAX = 4,
@@ -147,7 +146,5 @@ typedef struct {
 void t9k_node_vl(const t9k_node_cfg_t *cfg, const t9k_node_state_t *st, uint32_t c,
                  t9k_node_vl_t *v);
 
-#ifdef __cplusplus
-}
-#endif
+MADPOST_END_DECLS
 #endif
