@@ -24,7 +24,7 @@ CMODEL_HDR := $(wildcard include/madpost/*.h cmodel/*.h cmodel/net/*.h cmodel/dp
 LIB        := $(BUILD)/lib/libmadpost.a
 LIB_SAN    := $(BUILD)/san/libmadpost.a
 
-.PHONY: all deps lib run test test-unit lint synth check-ports mutants coverage cov-start soak clean help \
+.PHONY: all deps lib install uninstall run test test-unit lint synth check-ports mutants coverage cov-start soak clean help \
         lockstep bench figures figures-doc figures-plot reproduce reproduce-c104 check-paper unit-cli \
         mutants-yosys mutants-yosys-all mutants-yosys-rescore
 
@@ -83,9 +83,21 @@ deps:
 
 
 # ---- C model library and tools ------------------------------------------------------------------
+# The version's one source is include/madpost/version.h (docs/install.md).
+version_num = $(shell sed -n 's/^.define MADPOST_VERSION_$(1) \([0-9][0-9]*\)$$/\1/p' include/madpost/version.h)
+MADPOST_MAJOR   := $(call version_num,MAJOR)
+MADPOST_VERSION := $(MADPOST_MAJOR).$(call version_num,MINOR).$(call version_num,PATCH)
+SONAME := libmadpost.so.$(MADPOST_MAJOR)
+SOLIB  := $(BUILD)/lib/libmadpost.so
+
+# One set of objects serves the static and the shared library: position-independent; every symbol
+# hidden but those the public headers declare (include/madpost/madpost_api.h); and no semantic
+# interposition, so the model's calls between its own public functions (chip eval to plane eval)
+# stay direct and inlinable, as they were in the static-only build.
+LIB_CFLAGS := -fPIC -fvisibility=hidden -fno-semantic-interposition
 $(BUILD)/lib/%.o: cmodel/%.c $(CMODEL_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) -c $< -o $@
+	$(CC) $(ALLCFLAGS) $(LIB_CFLAGS) -c $< -o $@
 
 $(BUILD)/san/%.o: cmodel/%.c $(CMODEL_HDR)
 	@mkdir -p $(@D)
@@ -97,7 +109,15 @@ $(LIB): $(patsubst cmodel/%.c,$(BUILD)/lib/%.o,$(CMODEL_SRC))
 $(LIB_SAN): $(patsubst cmodel/%.c,$(BUILD)/san/%.o,$(CMODEL_SRC))
 	ar rcs $@ $^
 
-lib: $(LIB)
+# libmadpost.so.MAJOR.MINOR.PATCH, its soname libmadpost.so.MAJOR, and the link-time name
+# libmadpost.so; -Bsymbolic-functions as -fno-semantic-interposition promised the compiler.
+$(SOLIB).$(MADPOST_VERSION): $(patsubst cmodel/%.c,$(BUILD)/lib/%.o,$(CMODEL_SRC))
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,-Bsymbolic-functions -Wl,--no-undefined $^ $(LDLIBS) -o $@
+$(SOLIB): $(SOLIB).$(MADPOST_VERSION)
+	ln -sf $(notdir $<) $(BUILD)/lib/$(SONAME)
+	ln -sf $(SONAME) $@
+
+lib: $(LIB) $(SOLIB)
 
 MADPOST_SRC := tools/madpost.c tools/madpost_sim.c tools/madpost_c104.c tools/madpost_c104fig.c \
                tools/madpost_c104transit.c tools/madpost_c104cost.c tools/madpost_rows.c \
@@ -105,6 +125,47 @@ MADPOST_SRC := tools/madpost.c tools/madpost_sim.c tools/madpost_c104.c tools/ma
 
 $(BUILD)/madpost: $(MADPOST_SRC) tools/madpost_opt.h tools/madpost_rows.h tools/madpost_c104fig.h $(LIB) $(CMODEL_HDR)
 	$(CC) $(ALLCFLAGS) $(MADPOST_SRC) $(LIB) $(LDLIBS) -o $@
+
+# ---- make install, make uninstall (docs/install.md) ---------------------------------------------
+# PREFIX/bin/madpost, PREFIX/LIBDIR/libmadpost.{a,so*}, PREFIX/LIBDIR/pkgconfig/madpost*.pc,
+# PREFIX/include/madpost/*.h, PREFIX/share/madpost/rtl/*.sv; DESTDIR stages the tree elsewhere (a
+# package build), the .pc files still naming PREFIX. scripts/install.sh records what it wrote,
+# and uninstall removes exactly that.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+LIBDIR  ?= lib
+# What is installed, by layer. The SystemC and SV/DPI layers add their files here when they
+# land: INSTALL_SC_HDRS (C++ headers, into include/madpost/systemc/), INSTALL_SV (the DPI package
+# and reference modules, into share/madpost/sv/).
+INSTALL_HDRS    := $(wildcard include/madpost/*.h)
+INSTALL_SC_HDRS ?=
+INSTALL_RTL     := $(wildcard rtl/*.sv)
+INSTALL_SV      ?=
+INSTALL_PC      := $(BUILD)/pkg/madpost.pc $(BUILD)/pkg/madpost-systemc.pc
+INSTALL_ROOT     = $(DESTDIR)$(PREFIX)
+
+# The .pc files name PREFIX: remade on every install (the stamp would be PREFIX itself).
+$(BUILD)/pkg/%.pc: pkg/%.pc.in include/madpost/version.h FORCE
+	@mkdir -p $(@D)
+	@sed -e 's|@PREFIX@|$(PREFIX)|g; s|@LIBDIR@|$(LIBDIR)|g; s|@VERSION@|$(MADPOST_VERSION)|g' $< > $@
+
+install: $(LIB) $(SOLIB) $(BUILD)/madpost $(INSTALL_PC)
+	@case "$(PREFIX)" in /*) ;; *) echo "install: PREFIX must be an absolute path (got '$(PREFIX)')"; exit 2;; esac
+	@{ echo "755 $(BUILD)/madpost bin/madpost"; \
+	   echo "644 $(LIB) $(LIBDIR)/libmadpost.a"; \
+	   echo "755 $(SOLIB).$(MADPOST_VERSION) $(LIBDIR)/libmadpost.so.$(MADPOST_VERSION)"; \
+	   echo "link libmadpost.so.$(MADPOST_VERSION) $(LIBDIR)/$(SONAME)"; \
+	   echo "link $(SONAME) $(LIBDIR)/libmadpost.so"; \
+	   for f in $(INSTALL_PC); do echo "644 $$f $(LIBDIR)/pkgconfig/$${f##*/}"; done; \
+	   for f in $(INSTALL_HDRS); do echo "644 $$f include/madpost/$${f##*/}"; done; \
+	   for f in $(INSTALL_SC_HDRS); do echo "644 $$f include/madpost/systemc/$${f##*/}"; done; \
+	   for f in $(INSTALL_RTL); do echo "644 $$f share/madpost/rtl/$${f##*/}"; done; \
+	   for f in $(INSTALL_SV); do echo "644 $$f share/madpost/sv/$${f##*/}"; done; \
+	 } | scripts/install.sh install "$(INSTALL_ROOT)"
+
+uninstall:
+	@case "$(PREFIX)" in /*) ;; *) echo "uninstall: PREFIX must be an absolute path (got '$(PREFIX)')"; exit 2;; esac
+	@scripts/install.sh uninstall "$(INSTALL_ROOT)"
 
 $(BUILD)/mutgen: tools/mutgen.c tools/mutgen_text.h
 	$(CC) $(ALLCFLAGS) $< -o $@

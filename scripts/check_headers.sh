@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Checks the public headers as a user's compiler sees them (docs/install.md): each header of
+# include/madpost/ alone (so it includes what it needs) as C11 and as C++11, C++14 and C++17 with
+# -Wall -Wextra -Wpedantic -Werror (syntax only: cheap); and that the project's own code includes
+# them as an installed program does, `#include <madpost/NAME.h>`, never by another path.
+# usage: check_headers.sh   (CC and CXX choose the compilers)
+set -euo pipefail
+[ $# -eq 0 ] || { echo "usage: check_headers.sh" >&2; exit 2; }
+cd "$(dirname "$0")/.."
+CC=${CC:-cc} CXX=${CXX:-c++}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+warn=(-Wall -Wextra -Wpedantic -Werror -fsyntax-only -Iinclude)
+n=0; fail=0
+for h in include/madpost/*.h; do
+  name=${h##*/}
+  # The typedef keeps a header of macros alone (a port list) from being an empty translation unit.
+  printf '#include <madpost/%s>\ntypedef int madpost_header_check_t;\n' "$name" > "$tmp/t.c"
+  cp "$tmp/t.c" "$tmp/t.cpp"
+  for std in c11 c++11 c++14 c++17; do
+    if [ "$std" = c11 ]; then cmd=("$CC" -std=c11 "${warn[@]}" "$tmp/t.c")
+    else cmd=("$CXX" "-std=$std" "${warn[@]}" "$tmp/t.cpp"); fi
+    if ! "${cmd[@]}" > "$tmp/out" 2>&1; then
+      echo "headers: madpost/$name does not compile alone as $std:"; sed 's/^/  | /' "$tmp/out"; fail=1
+    fi
+    n=$((n + 1))
+  done
+done
+# Every include of a public header's name, by whatever path, must be <madpost/NAME>.
+names=$(cd include/madpost && ls *.h | sed 's/\./\\./g' | paste -sd'|')
+if grep -rnE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]([^>\"]*/)?($names)[>\"]" \
+     cmodel tools tests tb include | grep -vE "#[[:space:]]*include[[:space:]]*<madpost/($names)>"; then
+  echo "headers: the includes above name a public header otherwise than <madpost/NAME.h>"; fail=1
+fi
+[ "$fail" -eq 0 ] || exit 1
+echo "headers: $n compilations clean (every public header alone as C11, C++11, C++14, C++17); in-tree includes all <madpost/...>"
