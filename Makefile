@@ -163,6 +163,21 @@ install: $(LIB) $(SOLIB) $(BUILD)/madpost $(INSTALL_PC)
 	   for f in $(INSTALL_SV); do echo "644 $$f share/madpost/sv/$${f##*/}"; done; \
 	 } | scripts/install.sh install "$(INSTALL_ROOT)"
 
+# The library's checks (make test's install column): every public header alone as C11 and C++11,
+# 14, 17, and in-tree code including them as <madpost/x.h>; the shared library's exports exactly
+# the public declarations; the ABI fingerprint the one recorded for the soname's major; the
+# consumer test (tests/consumer/run.sh: install, C and C++ programs against the installed tree
+# through pkg-config, static and dynamic, uninstall).
+.PHONY: check-headers check-exports check-abi test-install
+check-headers:
+	@scripts/check_headers.sh
+check-exports: $(SOLIB)
+	@scripts/check_exports.sh $(SOLIB)
+check-abi:
+	@scripts/abi.sh check
+test-install: $(LIB) $(SOLIB) $(BUILD)/madpost
+	@MAKE="$(MAKE)" tests/consumer/run.sh
+
 uninstall:
 	@case "$(PREFIX)" in /*) ;; *) echo "uninstall: PREFIX must be an absolute path (got '$(PREFIX)')"; exit 2;; esac
 	@scripts/install.sh uninstall "$(INSTALL_ROOT)"
@@ -538,10 +553,12 @@ TEST_PARTS := \
   dpi:lockstep:test-dpi             dpi:lint:lint-dpi                 dpi:unit:unit-dpi \
   dslink:fuzz:fuzz-dslink           mp1_rm:fuzz:fuzz-mp1_rm           c104:fuzz:fuzz-c104 \
   mp1_sim:fuzz:fuzz-ini             madpost:fuzz:fuzz-opt \
+  library:install:check-headers     library:install:check-exports     library:install:check-abi \
+  library:install:test-install \
   $(foreach b,$(BLOCKS),$(b):lint:lint-$(b)) \
   $(foreach i,$(BUILD_IDS),$(if $($(i).ports),$(if $(findstring -awf2,$(i)),mp1_awf2,$(i)):ports:ports-$(i)))
 # What several parts share, built once before they start side by side.
-TEST_SHARED := $(LIB) $(LIB_SAN) $(BUILD)/madpost $(BUILD)/mutgen $(BUILD)/mutgen_reset $(BUILD)/portlist \
+TEST_SHARED := $(LIB) $(SOLIB) $(LIB_SAN) $(BUILD)/madpost $(BUILD)/mutgen $(BUILD)/mutgen_reset $(BUILD)/portlist \
                $(BUILD)/portlist_awf2 $(BUILD)/dpigen $(DPI_SV)
 # A unit test file that no entry names would never run: make test refuses to start.
 UNIT_UNLISTED := $(filter-out $(foreach p,$(TEST_PARTS),$(lastword $(subst :, ,$(p)))),$(addprefix unit-,$(UNIT_NAMES)))

@@ -75,8 +75,8 @@ case $1 in
     fi
     read -r last_major last_fp < <(tail -1 <<<"$recs")
     if [ "$last_major" != "$major" ]; then
-      echo "abi: MADPOST_VERSION_MAJOR is $major but the last abi line of $vh is for $last_major"
-      echo "     (add 'abi $major $fp' when raising the major)"; exit 1
+      echo "abi: MADPOST_VERSION_MAJOR is $major but the last abi line of $vh records major $last_major:"
+      echo "     they go together (raise MAJOR and add its line 'abi MAJOR $fp' in one change)"; exit 1
     fi
     if [ "$fp" != "$last_fp" ]; then
       echo "abi: the public types or port lists changed: fingerprint $fp, recorded $last_fp for major $major."
