@@ -74,6 +74,13 @@ build() {
 }
 build c cc c11 consumer.c
 build c++ c++ c++11 consumer.cpp
+# README's example (the first C block of its "C library" section), built and run as it says.
+awk '/^## C library/ { s = 1 } s && /^```c$/ { c = 1; next } c && /^```$/ { exit } c' README.md \
+  > "$out/work/hello.c"
+[ -s "$out/work/hello.c" ] || fail "no C example in README.md's C library section"
+cc -std=c11 -Wall -Wextra -Werror "$out/work/hello.c" $cflags $libs -o "$out/work/hello"
+LD_LIBRARY_PATH=$prefix/lib "$out/work/hello" | grep -E "^madpost $version: link running after [0-9]+ cycles$" ||
+  fail "README.md's example did not say the link runs"
 
 # 4. The SystemC consumer: until the SystemC layer lands, madpost-systemc.pc is checked to resolve
 #    (systemc found, C++17 asked for); with the layer, a consumer_sc.cpp built with
