@@ -181,7 +181,7 @@ check-exports: $(SOLIB)
 check-abi:
 	@scripts/abi.sh check
 test-install: $(LIB) $(SOLIB) $(BUILD)/madpost
-	@MAKE="$(MAKE)" tests/consumer/run.sh
+	@MAKE="$(MAKE)" OUT="$(abspath $(BUILD))/consumer" tests/consumer/run.sh
 
 uninstall:
 	@case "$(PREFIX)" in /*) ;; *) echo "uninstall: PREFIX must be an absolute path (got '$(PREFIX)')"; exit 2;; esac

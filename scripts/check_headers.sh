@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Checks the public headers as a user's compiler sees them (docs/install.md): each header of
 # include/madpost/ alone (so it includes what it needs) as C11 and as C++11, C++14 and C++17 with
-# -Wall -Wextra -Wpedantic -Werror (syntax only: cheap); and that the project's own code includes
-# them as an installed program does, `#include <madpost/NAME.h>`, never by another path.
+# -Wall -Wextra -Wpedantic -Werror (syntax only: cheap); and that the project's own C and C++ code
+# (every folder but build/) includes them as an installed program does, `#include <madpost/NAME.h>`,
+# never by another path.
 # usage: check_headers.sh   (CC and CXX choose the compilers)
 set -euo pipefail
 [ $# -eq 0 ] || { echo "usage: check_headers.sh" >&2; exit 2; }
@@ -27,8 +28,10 @@ for h in include/madpost/*.h; do
 done
 # Every include of a public header's name, by whatever path, must be <madpost/NAME>.
 names=$(cd include/madpost && ls *.h | sed 's/\./\\./g' | paste -sd'|')
+# Every C and C++ source of the tree (new layers' folders too), not build output.
 if grep -rnE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]([^>\"]*/)?($names)[>\"]" \
-     cmodel tools tests tb include | grep -vE "#[[:space:]]*include[[:space:]]*<madpost/($names)>"; then
+     --include='*.[ch]' --include='*.cpp' --include='*.hpp' --include='*.cc' --include='*.hh' \
+     --exclude-dir=build --exclude-dir=.git --exclude-dir=waves . | grep -vE "#[[:space:]]*include[[:space:]]*<madpost/($names)>"; then
   echo "headers: the includes above name a public header otherwise than <madpost/NAME.h>"; fail=1
 fi
 [ "$fail" -eq 0 ] || exit 1

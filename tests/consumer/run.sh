@@ -4,13 +4,14 @@
 # (PKG_CONFIG_PATH; no -I or -L into the source or build tree), linked statically and dynamically,
 # and run; then make uninstall must leave the prefix empty. A DESTDIR install is checked for its
 # layout and its .pc files (which must name PREFIX, not the staging directory).
-# usage: tests/consumer/run.sh   (from make test-install, which builds the library first)
+# usage: tests/consumer/run.sh   (from make test-install, which builds the library first; OUT: the
+#        scratch directory, an absolute path)
 set -euo pipefail
 [ $# -eq 0 ] || { echo "usage: tests/consumer/run.sh" >&2; exit 2; }
 cd "$(dirname "$0")/../.."
 src=$PWD
 MAKE=${MAKE:-make}
-out=$src/build/consumer
+out=${OUT:-$src/build/consumer}   # the Makefile passes $(BUILD)/consumer
 prefix=$out/prefix
 rm -rf "$out"; mkdir -p "$out/work"
 fail() { echo "consumer: $*"; exit 1; }
