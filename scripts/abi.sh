@@ -21,10 +21,16 @@ abi_text() {
   done > "$tmp/all.c"
   "${CC:-cc}" -std=c11 -E -dD -Iinclude "$tmp/all.c" > "$tmp/pp.c"
   awk '
+    # One space between tokens and none elsewhere: the same text whatever spacing the
+    # preprocessor (gcc or clang) keeps.
+    function tokens(t) {
+      gsub(/[^A-Za-z0-9_ \t]/, " & ", t); gsub(/[ \t]+/, " ", t); sub(/^ /, "", t); sub(/ $/, "", t)
+      return t
+    }
     /^# [0-9]+ "/ { split($0, q, "\""); file = q[2]; next }
     file !~ /(^|\/)include\/madpost\// { next }
     /^#define / {
-      if (file ~ /_ports\.h$|\/mp1_awf\.h$/) { $1 = $1; ports[++np] = $0 }
+      if (file ~ /_ports\.h$|\/mp1_awf\.h$/) ports[++np] = tokens($0)
       next
     }
     /^#/ { next }
@@ -45,8 +51,8 @@ abi_text() {
         if (skip) continue
         st = st c
         if (c == ";" && depth == 0) {
-          gsub(/[ \t]+/, " ", st); sub(/^ /, "", st)
-          if (st ~ /^(typedef|struct|union|enum)[ {]/) print "type " st
+          st = tokens(st)
+          if (st ~ /^(typedef|struct|union|enum) /) print "type " st
           st = ""
         }
       }
