@@ -139,11 +139,12 @@ $(BUILD)/madpost: $(MADPOST_SRC) tools/madpost_opt.h tools/madpost_rows.h tools/
 PREFIX  ?= /usr/local
 DESTDIR ?=
 LIBDIR  ?= lib
-# What is installed, by layer. The SystemC and SV/DPI layers add their files here when they
-# land: INSTALL_SC_HDRS (C++ headers, into include/madpost/systemc/), INSTALL_SV (the DPI package
-# and reference modules, into share/madpost/sv/).
+# What is installed, by layer: INSTALL_SC_HDRS, the SystemC layer's C++ headers (its modules,
+# include/madpost/sc/, picked up as they land; into include/madpost/sc/, where the tree has them);
+# INSTALL_SV, the DPI layer's SystemVerilog package and reference modules (into share/madpost/sv/:
+# set it to the generated files when that layer lands).
 INSTALL_HDRS    := $(wildcard include/madpost/*.h)
-INSTALL_SC_HDRS ?=
+INSTALL_SC_HDRS ?= $(wildcard include/madpost/sc/*.h)
 INSTALL_RTL     := $(wildcard rtl/*.sv)
 INSTALL_SV      ?=
 INSTALL_PC      := $(BUILD)/pkg/madpost.pc $(BUILD)/pkg/madpost-systemc.pc
@@ -163,7 +164,7 @@ install: $(LIB) $(SOLIB) $(BUILD)/madpost $(INSTALL_PC)
 	   echo "link $(SONAME) $(LIBDIR)/libmadpost.so"; \
 	   for f in $(INSTALL_PC); do echo "644 $$f $(LIBDIR)/pkgconfig/$${f##*/}"; done; \
 	   for f in $(INSTALL_HDRS); do echo "644 $$f include/madpost/$${f##*/}"; done; \
-	   for f in $(INSTALL_SC_HDRS); do echo "644 $$f include/madpost/systemc/$${f##*/}"; done; \
+	   for f in $(INSTALL_SC_HDRS); do echo "644 $$f include/madpost/sc/$${f##*/}"; done; \
 	   for f in $(INSTALL_RTL); do echo "644 $$f share/madpost/rtl/$${f##*/}"; done; \
 	   for f in $(INSTALL_SV); do echo "644 $$f share/madpost/sv/$${f##*/}"; done; \
 	 } | scripts/install.sh install "$(INSTALL_ROOT)"
