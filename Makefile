@@ -91,7 +91,12 @@ deps:
 # The version's one source is include/madpost/version.h (docs/install.md).
 version_num = $(shell sed -n 's/^.define MADPOST_VERSION_$(1) \([0-9][0-9]*\)$$/\1/p' include/madpost/version.h)
 MADPOST_MAJOR   := $(call version_num,MAJOR)
-MADPOST_VERSION := $(MADPOST_MAJOR).$(call version_num,MINOR).$(call version_num,PATCH)
+MADPOST_MINOR   := $(call version_num,MINOR)
+MADPOST_PATCH   := $(call version_num,PATCH)
+ifneq ($(words $(MADPOST_MAJOR) $(MADPOST_MINOR) $(MADPOST_PATCH)),3)
+$(error include/madpost/version.h: MADPOST_VERSION_MAJOR, _MINOR and _PATCH must each be a number)
+endif
+MADPOST_VERSION := $(MADPOST_MAJOR).$(MADPOST_MINOR).$(MADPOST_PATCH)
 SONAME := libmadpost.so.$(MADPOST_MAJOR)
 SOLIB  := $(BUILD)/lib/libmadpost.so
 
