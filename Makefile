@@ -146,21 +146,21 @@ DESTDIR ?=
 LIBDIR  ?= lib
 # What is installed, by layer: INSTALL_SC_HDRS, the SystemC layer's C++ headers (its modules,
 # include/madpost/sc/, picked up as they land; into include/madpost/sc/, where the tree has them);
-# INSTALL_SV, the DPI layer's SystemVerilog package and reference modules (into share/madpost/sv/:
-# set it to the generated files when that layer lands).
+# INSTALL_SV, the DPI layer's SystemVerilog packages, reference modules and shadows (generated
+# into build/dpi/ by tools/dpigen, tb/dpi.mk; into share/madpost/sv/).
 INSTALL_HDRS    := $(wildcard include/madpost/*.h)
 INSTALL_SC_HDRS ?= $(wildcard include/madpost/sc/*.h)
 INSTALL_RTL     := $(wildcard rtl/*.sv)
-INSTALL_SV      ?=
+INSTALL_SV      ?= $(DPI_SV)
 INSTALL_PC      := $(BUILD)/pkg/madpost.pc $(BUILD)/pkg/madpost-systemc.pc
 INSTALL_ROOT     = $(DESTDIR)$(PREFIX)
 
 # The .pc files name PREFIX: remade on every install (the stamp would be PREFIX itself).
-$(BUILD)/pkg/%.pc: pkg/%.pc.in include/madpost/version.h FORCE
+$(BUILD)/pkg/%.pc: scripts/pkg/%.pc.in include/madpost/version.h FORCE
 	@mkdir -p $(@D)
 	@sed -e 's|@PREFIX@|$(PREFIX)|g; s|@LIBDIR@|$(LIBDIR)|g; s|@VERSION@|$(MADPOST_VERSION)|g' $< > $@
 
-install: $(LIB) $(SOLIB) $(BUILD)/madpost $(INSTALL_PC)
+install: $(LIB) $(SOLIB) $(BUILD)/madpost $(INSTALL_PC) dpi
 	@case "$(PREFIX)" in /*) ;; *) echo "install: PREFIX must be an absolute path (got '$(PREFIX)')"; exit 2;; esac
 	@{ echo "755 $(BUILD)/madpost bin/madpost"; \
 	   echo "644 $(LIB) $(LIBDIR)/libmadpost.a"; \

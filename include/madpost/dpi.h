@@ -7,9 +7,9 @@
 
 #include <stdint.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+#include <madpost/madpost_api.h>
+
+MADPOST_BEGIN_DECLS
 
 /* The library needs only svBitVecVal (IEEE 1800 Annex H: 32 bits of a packed 2-state vector, bit
  * 0 in bit 0 of word 0), so it builds with no simulator. With a simulator's svdpi.h included first
@@ -52,7 +52,6 @@ MADPOST_DPI_DECLARE(mp1_plane)
 MADPOST_DPI_DECLARE(mp1_chip)
 MADPOST_DPI_DECLARE(c104)
 
-#ifdef __cplusplus
-}
-#endif
+MADPOST_END_DECLS
+
 #endif

