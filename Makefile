@@ -23,6 +23,14 @@ CMODEL_SRC := $(wildcard cmodel/*.c cmodel/net/*.c cmodel/dpi/*.c)
 CMODEL_HDR := $(wildcard include/madpost/*.h cmodel/*.h cmodel/net/*.h cmodel/dpi/*.h)
 LIB        := $(BUILD)/lib/libmadpost.a
 LIB_SAN    := $(BUILD)/san/libmadpost.a
+# Verilator's copy of GTKWave's fstapi (FST writer and reader), compiled into build/fst/, never
+# committed: the benches' merged waves in FST (--wave-format fst) and build/fst2vcd. Without it
+# (another Verilator install: set FST_SRC_DIR) the benches offer VCD only.
+FST_SRC_DIR ?= /usr/share/verilator/include/gtkwave
+FST_OK      := $(wildcard $(FST_SRC_DIR)/fstapi.c)
+FST_LIB     := $(if $(FST_OK),$(BUILD)/fst/libfst.a)
+FST_CFLAGS  := $(if $(FST_OK),-DMADPOST_FST=1 -I$(FST_SRC_DIR)/..)
+FST_LDFLAGS := $(if $(FST_OK),$(CURDIR)/$(FST_LIB) -lz)
 
 .PHONY: all deps lib install uninstall run test test-unit lint synth check-ports mutants coverage cov-start soak clean help \
         lockstep bench figures figures-doc figures-plot reproduce reproduce-c104 check-paper unit-cli \
@@ -128,6 +136,17 @@ $(SOLIB): $(SOLIB).$(MADPOST_VERSION)
 	ln -sf $(SONAME) $@
 
 lib: $(LIB) $(SOLIB)
+
+# (third-party C: compiled as Verilator compiles it, its warnings are not ours)
+$(BUILD)/fst/%.o: $(FST_SRC_DIR)/%.c
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -w -I$(FST_SRC_DIR) -DFST_CONFIG_INCLUDE='"fst_config.h"' -c $< -o $@
+
+$(BUILD)/fst/libfst.a: $(BUILD)/fst/fstapi.o $(BUILD)/fst/fastlz.o $(BUILD)/fst/lz4.o
+	ar rcs $@ $^
+
+$(BUILD)/fst2vcd: tools/fst2vcd.c $(FST_LIB)
+	$(CC) $(ALLCFLAGS) -I$(FST_SRC_DIR)/.. $< $(FST_LIB) -lz -o $@
 
 MADPOST_SRC := tools/madpost.c tools/madpost_sim.c tools/madpost_c104.c tools/madpost_c104fig.c \
                tools/madpost_c104transit.c tools/madpost_c104cost.c tools/madpost_rows.c \
@@ -267,7 +286,7 @@ vl_dir = $(BUILD)/vl/$(subst -,_,$(1))
 
 # What every bench build depends on besides its own files: the shared harness (tb/common/), the
 # C model library and headers.
-TB_DEPS := $(wildcard tb/*.h tb/common/*.h) tb/backdoor.vlt $(LIB) $(CMODEL_HDR)
+TB_DEPS := $(wildcard tb/*.h tb/common/*.h) tb/backdoor.vlt $(LIB) $(FST_LIB) $(CMODEL_HDR)
 
 # One Verilator build: $(call vl_build,PREFIX,TOP,MDIR,RTL,TB_CPP,VFLAGS,CFLAGS). The binary is
 # removed first because Verilator's make does not see the C model library. VL_OPT: g++'s levels
@@ -280,8 +299,8 @@ define vl_build
 	@rm -f $@
 	verilator --cc --exe --build -j $(JOBS) --prefix $(1) --top-module $(2) -Wno-fatal -O3 \
 	  --x-assign fast --x-initial fast --vpi $(6) -Mdir $(3) -MAKEFLAGS "$(VL_OPT)" \
-	  -CFLAGS "-O2 -I$(CURDIR)/include -I$(CURDIR)/tb -DLOCKSTEP_TOP='\"$(2)\"' $(7)" \
-	  -LDFLAGS "$(CURDIR)/$(LIB)" $(CURDIR)/tb/backdoor.vlt \
+	  -CFLAGS "-O2 -I$(CURDIR)/include -I$(CURDIR)/tb -DLOCKSTEP_TOP='\"$(2)\"' $(FST_CFLAGS) $(7)" \
+	  -LDFLAGS "$(CURDIR)/$(LIB) $(FST_LDFLAGS)" $(CURDIR)/tb/backdoor.vlt \
 	  $(4) $(CURDIR)/$(5) > $(3)/build.log 2>&1 || { tail -40 $(3)/build.log; exit 1; }
 endef
 # A build directory is rebuilt when the options written into its stamp change (without quotes,

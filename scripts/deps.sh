@@ -4,9 +4,10 @@
 # are installed too (optional targets such as `make figures-plot` pass theirs).
 set -euo pipefail
 # pkgconf: the installed library's consumer test (tests/consumer/run.sh builds with pkg-config).
-# clang and libclang-rt-dev: the libFuzzer targets of tests/fuzz/ (scripts/fuzz.sh); the runtime
+# zlib1g-dev: the FST writer the benches link (Verilator's fstapi, built into build/fst/). clang
+# and libclang-rt-dev: the libFuzzer targets of tests/fuzz/ (scripts/fuzz.sh); the runtime
 # (libFuzzer, ASan, UBSan) is only a recommendation of clang, which --no-install-recommends skips.
-pkgs=(build-essential verilator yosys libcmocka-dev libinih-dev pkgconf clang libclang-rt-dev "$@")
+pkgs=(build-essential verilator yosys libcmocka-dev libinih-dev pkgconf clang libclang-rt-dev zlib1g-dev "$@")
 missing=()
 for p in "${pkgs[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then

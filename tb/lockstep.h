@@ -1,6 +1,7 @@
-// Block-independent lockstep machinery: the signal table's type (tb/common/ports.h fills it from a
-// port list), per-cycle compare, mismatch report with input history, and paired VCDs (same writer,
-// scopes, names and time base for RTL and model).
+// Block-independent lockstep machinery: the signal table's type (tb/common/sig.h; tb/common/ports.h
+// fills it from a port list), per-cycle compare, mismatch report with input history, paired VCDs
+// (same writer, scopes, names and time base for RTL and model), and the merged wave of both sides
+// (tb/common/merged_wave.h), written with --waves or, from a ring of the last cycles, by a failure.
 #ifndef MADPOST_LOCKSTEP_H
 #define MADPOST_LOCKSTEP_H
 
@@ -8,12 +9,16 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <deque>
+#include <algorithm>
+#include <unistd.h>
 #include <string>
 #include <vector>
 
 #include <madpost/madpost_rng.h>
 #include <madpost/madpost_vcd.h>
+
+#include "common/merged_wave.h"
+#include "common/sig.h"
 
 // A coverage build writes its data at the end of a run (cov_write below).
 #if VM_COVERAGE
@@ -25,14 +30,6 @@ class VerilatedContext;
 
 namespace lockstep {
 
-enum Dir { kIn, kOut, kReg };
-
-struct Sig {
-  std::string name;  // RTL name: x_i, x_o or x_q
-  uint32_t width;
-  Dir dir;
-};
-
 // Usage errors of a testbench binary: a message and exit code 2.
 [[noreturn]] inline void usage_error(const char *prog, const std::string &msg) {
   std::fprintf(stderr, "%s: %s\n(try --help)\n", prog, msg.c_str());
@@ -42,23 +39,10 @@ struct Sig {
 // One cycle is 10 time units (ns): inputs change at 10n, the clock rises at 10n+5.
 constexpr uint64_t kPeriod = 10;
 
-// A signal's name in the VCDs and the GTKWave file: element k of a packed per-port vector is
-// printed x_q[k] in mismatch lines and written x_q(k) in waves (as Verilator names array
-// elements), since a VCD reader takes "[k]" for a bit select.
-inline std::string vcd_name(const std::string &n) {
-  std::string v = n;
-  for (char &c : v) {
-    if (c == '[') c = '(';
-    if (c == ']') c = ')';
-  }
-  return v;
-}
-
 struct Instance {
   std::string scope;  // e.g. "a"
   const std::vector<Sig> *sigs;
   std::vector<uint64_t> rtl, model;  // values of this cycle, in sigs order
-  std::deque<std::vector<uint64_t>> hist;  // inputs of recent cycles
   uint32_t vcd_rtl_base = 0, vcd_model_base = 0;
 
   void init(const std::string &sc, const std::vector<Sig> *sg) {
@@ -139,7 +123,8 @@ void rtl_clock(V *rtl) {
 
 class Harness {
  public:
-  Harness(std::string blk, uint64_t seed, std::string test) : blk_(blk), seed_(seed), test_(test) {}
+  Harness(std::string blk, uint64_t seed, std::string test)
+      : blk_(blk), seed_(seed), test_(test), merged_(blk, kPeriod) {}
 
   void add(Instance *in) { inst_.push_back(in); }
   // Where the GTKWave view opens (ns); zoom -9 shows about 80 cycles.
@@ -147,18 +132,28 @@ class Harness {
   // The mismatch report's input history lists only the inputs that are not 0 in its first cycle,
   // then those that changed (for blocks with hundreds of input signals).
   void set_sparse_history(bool on) { sparse_hist_ = on; }
+  // Where and in which format the merged wave goes (--wave-dir, --wave-format), with --waves or
+  // after a failure.
+  void set_wave_out(const std::string &dir, wave::Format f) { wave_dir_ = dir, wave_fmt_ = f; }
 
-  // Opens waves/<blk>_<test>_s<seed>.rtl.vcd and .model.vcd with identical declarations.
+  // Opens waves/<blk>_<test>_s<seed>.rtl.vcd and .model.vcd with identical declarations (for
+  // twinwave and the .gtkw that fits both), and the merged wave .merged.vcd (or .fst) with its
+  // .merged.gtkw.
   int open_waves(const std::string &dir) {
+    wave_dir_ = dir;
     std::string base = dir + "/" + blk_ + "_" + test_ + "_s" + std::to_string(seed_);
-    if (open_one(&vrtl_, base + ".rtl.vcd", true) || open_one(&vmodel_, base + ".model.vcd", false)) {
+    layout();
+    merged_path_ = base + ".merged" + wave::suffix(wave_fmt_);
+    if (open_one(&vrtl_, base + ".rtl.vcd", true) || open_one(&vmodel_, base + ".model.vcd", false) ||
+        merged_.open(merged_path_, wave_fmt_, parts_, row_)) {
       std::fprintf(stderr, "%s: cannot write waves under %s/\n", blk_.c_str(), dir.c_str());
       return -1;
     }
     waves_ = true;
     write_gtkw(base + ".gtkw");
-    std::fprintf(stderr, "%s: writing %s.{rtl,model}.vcd and %s.gtkw\n", blk_.c_str(),
-                 base.c_str(), base.c_str());
+    merged_.write_gtkw(base + ".merged.gtkw", abs_path(merged_path_), wave::kNoCycle, view_start_);
+    std::fprintf(stderr, "%s: writing %s.{rtl,model}.vcd and %s.gtkw, merged: %s and %s.merged.gtkw\n",
+                 blk_.c_str(), base.c_str(), base.c_str(), merged_path_.c_str(), base.c_str());
     return 0;
   }
 
@@ -184,10 +179,12 @@ class Harness {
     std::fclose(f);
   }
 
-  // Compares outputs and registers of every instance for this cycle; dumps waves. Returns the
-  // number of differing signals (0 = match).
+  // Compares outputs and registers of every instance for this cycle; keeps the cycle in the ring
+  // (the last kRing cycles of both sides); dumps waves. Returns the number of differing signals
+  // (0 = match).
   int check(uint64_t cycle) {
-    if (waves_) dump(cycle);
+    uint64_t *row = keep(cycle);
+    if (waves_) dump(cycle, row);
     int bad = 0;
     for (Instance *in : inst_) {
       const std::vector<Sig> &s = *in->sigs;
@@ -201,15 +198,7 @@ class Harness {
         bad++;
       }
     }
-    for (Instance *in : inst_) {
-      std::vector<uint64_t> v;
-      const std::vector<Sig> &s = *in->sigs;
-      for (size_t i = 0; i < s.size(); i++)
-        if (s[i].dir == kIn) v.push_back(in->model[i]);
-      in->hist.push_back(v);
-      if (in->hist.size() > kHist) in->hist.pop_front();
-    }
-    if (bad) report_history(cycle);
+    if (bad) report_history();
     return bad;
   }
 
@@ -217,16 +206,96 @@ class Harness {
     if (!waves_) return;
     madpost_vcd_flush(&vrtl_);
     madpost_vcd_flush(&vmodel_);
+    merged_.flush();
   }
   void close() {
     if (!waves_) return;
     madpost_vcd_close(&vrtl_);
     madpost_vcd_close(&vmodel_);
+    if (merged_.close()) std::fprintf(stderr, "%s: writing %s failed\n", blk_.c_str(), merged_path_.c_str());
     waves_ = false;
   }
 
+  // A failed run's merged wave, marker at the first divergence (or at `cycle`, a failure with no
+  // mismatch): with --waves the file being written, else the ring's last cycles into
+  // <wave-dir>/<blk>_<test>_s<seed>.merged.vcd (or .fst). Prints where it is.
+  void fail_waves(uint64_t cycle) {
+    const std::string base = wave_dir_ + "/" + blk_ + "_" + test_ + "_s" + std::to_string(seed_);
+    const bool streamed = !merged_path_.empty();
+    if (streamed) {
+      flush();
+      merged_.close();
+    } else if (!ring_n_ || write_ring(base + ".merged" + wave::suffix(wave_fmt_))) {
+      return;
+    }
+    const std::string path = streamed ? merged_path_ : base + ".merged" + wave::suffix(wave_fmt_);
+    const std::string kept = "the last " + std::to_string(ring_n_) + (ring_n_ == 1 ? " cycle" : " cycles");
+    const uint64_t mark = merged_.first_bad() != wave::kNoCycle ? merged_.first_bad() : cycle;
+    if (merged_.write_gtkw(base + ".merged.gtkw", abs_path(path), mark, view_start_)) return;
+    std::printf("%s: merged wave (rtl, model, mismatch; %s, first divergence %s%" PRIu64
+                "): %s, view: gtkwave %s.merged.gtkw\n",
+                blk_.c_str(), streamed ? "the whole run" : kept.c_str(),
+                merged_.first_bad() != wave::kNoCycle ? "at cycle " : "none, marker at the failure, cycle ",
+                mark, path.c_str(), base.c_str());
+  }
+
  private:
-  static constexpr size_t kHist = 16;
+  static constexpr size_t kHist = 16;   // input history of a mismatch report, in cycles
+  static constexpr size_t kRing = 128;  // cycles a failure's merged wave holds without --waves
+
+  // The flat row: every instance's values one after another; a ring slot holds the RTL's row,
+  // then the model's.
+  void layout() {
+    if (!parts_.empty()) return;
+    row_ = 0;
+    for (Instance *in : inst_) {
+      parts_.push_back({in->scope, in->sigs, row_});
+      row_ += in->sigs->size();
+    }
+    ring_.assign(kRing * 2 * row_, 0);
+    ring_cyc_.assign(kRing, 0);
+  }
+  uint64_t *keep(uint64_t cycle) {
+    layout();
+    const size_t slot = (ring_head_ + ring_n_) % kRing;
+    if (ring_n_ < kRing) ring_n_++;
+    else ring_head_ = (ring_head_ + 1) % kRing;
+    uint64_t *row = &ring_[slot * 2 * row_];
+    for (size_t j = 0; j < inst_.size(); j++) {
+      const Instance *in = inst_[j];
+      std::copy(in->rtl.begin(), in->rtl.end(), row + parts_[j].off);
+      std::copy(in->model.begin(), in->model.end(), row + row_ + parts_[j].off);
+    }
+    ring_cyc_[slot] = cycle;
+    return row;
+  }
+  // The ring's k-th kept cycle, oldest first.
+  size_t ring_slot(size_t k) const { return (ring_head_ + k) % kRing; }
+
+  // The ring into a merged wave at path (written beside it, then renamed: two runs of the same
+  // name at once, as in make test's mutant runs, never leave a half-written file).
+  int write_ring(const std::string &path) {
+    const std::string tmp = path + ".tmp" + std::to_string((unsigned long)getpid());
+    if (merged_.open(tmp, wave_fmt_, parts_, row_)) {
+      std::printf("%s: cannot write the merged wave %s\n", blk_.c_str(), path.c_str());
+      return -1;
+    }
+    for (size_t k = 0; k < ring_n_; k++) {
+      const uint64_t *row = &ring_[ring_slot(k) * 2 * row_];
+      merged_.emit(ring_cyc_[ring_slot(k)], row, row + row_);
+    }
+    if (merged_.close() || std::rename(tmp.c_str(), path.c_str())) {
+      std::printf("%s: writing the merged wave %s failed\n", blk_.c_str(), path.c_str());
+      std::remove(tmp.c_str());
+      return -1;
+    }
+    return 0;
+  }
+  static std::string abs_path(const std::string &p) {
+    if (!p.empty() && p[0] == '/') return p;
+    char buf[4096];
+    return getcwd(buf, sizeof buf) ? std::string(buf) + "/" + p : p;
+  }
 
   int open_one(madpost_vcd_t *v, const std::string &path, bool rtl) {
     if (madpost_vcd_open(v, path.c_str(), "1ns")) return -1;
@@ -248,7 +317,7 @@ class Harness {
     return 0;
   }
 
-  void dump(uint64_t cycle) {
+  void dump(uint64_t cycle, const uint64_t *row) {
     for (int side = 0; side < 2; side++) {
       madpost_vcd_t *v = side ? &vmodel_ : &vrtl_;
       madpost_vcd_time(v, cycle * kPeriod);
@@ -261,23 +330,25 @@ class Harness {
       madpost_vcd_time(v, cycle * kPeriod + kPeriod / 2);
       madpost_vcd_val(v, 0, 1);
     }
+    merged_.emit(cycle, row, row + row_);
   }
 
-  void report_history(uint64_t cycle) {
+  // The inputs of the last kHist cycles, from the ring (an input is the same on both sides).
+  void report_history() {
+    const size_t n = ring_n_ < kHist ? ring_n_ : kHist, first = ring_n_ - n;
     std::printf("LOCKSTEP INPUTS blk=%s the last %zu cycles up to cycle %" PRIu64 " (oldest first):\n",
-                blk_.c_str(), kHist, cycle);
-    for (Instance *in : inst_) {
-      const std::vector<Sig> &s = *in->sigs;
-      size_t n = in->hist.size();
+                blk_.c_str(), kHist, ring_cyc_[ring_slot(ring_n_ - 1)]);
+    for (size_t j = 0; j < inst_.size(); j++) {
+      const std::vector<Sig> &s = *inst_[j]->sigs;
       for (size_t k = 0; k < n; k++) {
-        std::printf("  %s cycle=%" PRIu64, in->scope.c_str(), cycle + 1 - n + k);
-        size_t j = 0;
+        const size_t slot = ring_slot(first + k);
+        const uint64_t *row = &ring_[slot * 2 * row_ + row_ + parts_[j].off];
+        const uint64_t *prev = k ? &ring_[ring_slot(first + k - 1) * 2 * row_ + row_ + parts_[j].off] : row;
+        std::printf("  %s cycle=%" PRIu64, inst_[j]->scope.c_str(), ring_cyc_[slot]);
         for (size_t i = 0; i < s.size(); i++) {
           if (s[i].dir != kIn) continue;
-          const uint64_t v = in->hist[k][j];
-          const bool show = !sparse_hist_ || (k == 0 ? v != 0 : v != in->hist[k - 1][j]);
-          j++;
-          if (show) std::printf(" %s=%" PRIx64, s[i].name.c_str(), v);
+          const bool show = !sparse_hist_ || (k == 0 ? row[i] != 0 : row[i] != prev[i]);
+          if (show) std::printf(" %s=%" PRIx64, s[i].name.c_str(), row[i]);
         }
         std::printf(!sparse_hist_ ? "\n" : k == 0 ? " (others 0)\n" : " (others as before)\n");
       }
@@ -292,6 +363,14 @@ class Harness {
   madpost_vcd_t vrtl_{}, vmodel_{};
   bool waves_ = false, sparse_hist_ = false;
   uint64_t view_start_ = 0;
+  // the ring of the last kRing cycles: rows of row_ values per side
+  std::vector<wave::Part> parts_;
+  size_t row_ = 0, ring_head_ = 0, ring_n_ = 0;
+  std::vector<uint64_t> ring_, ring_cyc_;
+  // the merged wave: written with --waves (merged_path_ set), or from the ring after a failure
+  std::string wave_dir_ = "waves", merged_path_;
+  wave::Format wave_fmt_ = wave::kVcd;
+  wave::Merged merged_;
 };
 
 // Coverage builds (verilator --coverage, `make coverage`) write the run's coverage at the end of a

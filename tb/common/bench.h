@@ -26,6 +26,7 @@ struct Options {
   bool waves = false, trace_full = false, list = false;
   std::string wave_dir = "waves";
   uint64_t extra = 0;  // the value of the bench's own option (Spec::extra), 0 if not given
+  wave::Format wave_format = wave::kVcd;  // of the merged wave
 };
 
 // What differs between the benches' command lines.
@@ -50,6 +51,7 @@ inline void help(const Spec &spec) {
     const std::string prog = spec.prog, indent(std::string("usage: ").size() + prog.size() + 1, ' ');
     std::printf("usage: %s [--test NAME] [--seed S] [--cycles N] [--waves] [--wave-dir D]\n",
                 spec.prog);
+    std::printf("%s[--wave-format vcd|fst]\n", indent.c_str());
     std::printf("%s%s[--list] [+mutant=K]\n", indent.c_str(),
                 spec.trace_full ? "[--trace-full] " : "");
   }
@@ -57,7 +59,17 @@ inline void help(const Spec &spec) {
   if (spec.about) std::printf(spec.about, spec.about_arg);
 }
 
-// --test NAME --seed S --cycles N --waves --wave-dir D [--trace-full] [Spec::extra N] --list --help; Verilator's
+// The merged wave's format: vcd, or fst where the build has Verilator's fstapi.
+template <class Usage>
+wave::Format wave_format(const std::string &v, Usage usage) {
+  if (v == "vcd") return wave::kVcd;
+  if (v != "fst") usage("--wave-format: '" + v + "' is neither vcd nor fst");
+  if (!wave::have_fst()) usage("--wave-format fst: this build has no FST writer (Verilator's fstapi.c was not found)");
+  return wave::kFst;
+}
+
+// --test NAME --seed S --cycles N --waves --wave-dir D --wave-format F [--trace-full]
+// [Spec::extra N] --list --help; Verilator's
 // plusargs (+mutant=K) pass. A usage error exits 2 at the first bad argument.
 inline Options parse(int argc, char **argv, const Spec &spec) {
   Options o;
@@ -81,6 +93,7 @@ inline Options parse(int argc, char **argv, const Spec &spec) {
     else if (a == "--cycles") o.cycles = num("a cycle count");
     else if (a == "--waves") o.waves = true;
     else if (a == "--wave-dir") o.wave_dir = val("a directory");
+    else if (a == "--wave-format") o.wave_format = wave_format(val("vcd or fst"), usage);
     else if (a == "--trace-full" && spec.trace_full) o.trace_full = true;
     else if (a == "--list") o.list = true;
     else if (spec.extra && a == spec.extra) o.extra = num("a number");
@@ -97,12 +110,16 @@ inline Options parse(int argc, char **argv, const Spec &spec) {
 // lockstep harness, the cycle count, and the lines a failed or matched run prints.
 class Run {
  public:
-  Run(const char *blk, const Options &o) : o_(o), h_(blk, o.seed, o.test), blk_(blk) {}
+  Run(const char *blk, const Options &o) : o_(o), h_(blk, o.seed, o.test), blk_(blk) {
+    h_.set_wave_out(o.wave_dir, o.wave_format);
+  }
 
+  // A failed check: the verdict, then the merged wave of the last cycles (or of the whole run).
   [[noreturn]] void fatal(const std::string &what) {
     h_.flush();
     std::printf("%s: FAILED test %s seed %" PRIu64 " at cycle %" PRIu64 ": %s\n", blk_, o_.test.c_str(),
                 o_.seed, cyc_, what.c_str());
+    h_.fail_waves(cyc_);
     std::exit(1);
   }
   void expect(bool ok, const std::string &what) {
@@ -119,8 +136,9 @@ class Run {
     h_.flush();
     std::printf("%s: FAILED test %s seed %" PRIu64 " at cycle %" PRIu64 "\n", blk_, o_.test.c_str(),
                 o_.seed, cyc_);
+    h_.fail_waves(cyc_);
     if (!o_.waves)
-      std::printf("%s: the run is deterministic; rerun with --waves for both VCDs: --test %s "
+      std::printf("%s: the run is deterministic; rerun with --waves for the whole run (merged wave and both VCDs): --test %s "
                   "--seed %" PRIu64 " --cycles %" PRIu64 " --waves\n",
                   blk_, o_.test.c_str(), o_.seed, o_.cycles);
     std::exit(1);
