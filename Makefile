@@ -42,7 +42,8 @@ help:
 	@echo "                lint, synth, ports, DS-Link lockstep (bit periods 1 and 3), MP1 routing"
 	@echo "                machine, plane, chip and 4x4 mesh lockstep (directed and random), mutants"
 	@echo "                of every block and level, the C104 switch's lockstep and mutants, the C104"
-	@echo "                network lockstep; every part runs, logs in build/log/, a table at the end"
+	@echo "                network lockstep, the merged wave of a failing run; every part runs, logs"
+	@echo "                in build/log/, a table at the end"
 	@echo "Blocks (tb/<block>.mk): $(BLOCKS); their variants: $(filter-out $(BLOCKS),$(BUILD_IDS))"
 	@echo "make test-ID    one build's lockstep: every case its bench lists (--list), then its seeded"
 	@echo "                runs; ID is a block or block-variant, e.g. test-dslink, test-mp1_rm-awf2,"
@@ -59,6 +60,7 @@ help:
 	@echo "make check-headers|check-exports|check-abi|test-install   the installable library's checks"
 	@echo "                (each header as C11 and C++11..17; exports; ABI fingerprint against the"
 	@echo "                soname's major; C and C++ consumers of an installed tree)"
+	@echo "make test-waves the merged wave a failing lockstep run writes (a DS-Link mutant; docs/waves.md)"
 	@echo "make test-mp1-awf2    every MP1 level's lockstep and port check with two-flit address"
 	@echo "                      words (AWF = 2, docs/mp1.md §14), short runs"
 	@echo "make test-c104-bit    the C104 lockstep with 16 links (test-c104-b16), then every port a link"
@@ -582,14 +584,14 @@ TEST_PARTS := \
   madpost:unit:unit-cli             contract:unit:unit-contract       mp1_sim:unit:unit-net_input \
   dpi:lockstep:test-dpi             dpi:lint:lint-dpi                 dpi:unit:unit-dpi \
   dslink:fuzz:fuzz-dslink           mp1_rm:fuzz:fuzz-mp1_rm           c104:fuzz:fuzz-c104 \
-  mp1_sim:fuzz:fuzz-ini             madpost:fuzz:fuzz-opt \
+  mp1_sim:fuzz:fuzz-ini             madpost:fuzz:fuzz-opt             dslink:waves:test-waves \
   library:install:check-headers     library:install:check-exports     library:install:check-abi \
   library:install:test-install \
   $(foreach b,$(BLOCKS),$(b):lint:lint-$(b)) \
   $(foreach i,$(BUILD_IDS),$(if $($(i).ports),$(if $(findstring -awf2,$(i)),mp1_awf2,$(i)):ports:ports-$(i)))
 # What several parts share, built once before they start side by side.
 TEST_SHARED := $(LIB) $(SOLIB) $(LIB_SAN) $(BUILD)/madpost $(BUILD)/mutgen $(BUILD)/mutgen_reset $(BUILD)/portlist \
-               $(BUILD)/portlist_awf2 $(BUILD)/dpigen $(DPI_SV)
+               $(BUILD)/portlist_awf2 $(BUILD)/dpigen $(DPI_SV) $(FST_LIB) $(dslink.mut_bin)
 # A unit test file that no entry names would never run: make test refuses to start.
 UNIT_UNLISTED := $(filter-out $(foreach p,$(TEST_PARTS),$(lastword $(subst :, ,$(p)))),$(addprefix unit-,$(UNIT_NAMES)))
 test: deps
@@ -601,6 +603,13 @@ test: deps
 
 logged-%:
 	@scripts/logged.sh $(TEST_LOG) $* $(MAKE) --no-print-directory $*
+
+# The merged wave a failing lockstep run writes by itself (docs/waves.md; a make test part): the
+# first mutant of the DS-Link's mutant build (mutants-dslink's, hence in TEST_SHARED) that
+# WAVES_RUN catches, its VCD and FST checked by scripts/check_waves.sh; in build/waves-check/.
+WAVES_RUN ?= --test random --seed 11 --cycles 60000
+test-waves: $(dslink.mut_bin) $(if $(FST_OK),$(BUILD)/fst2vcd)
+	@scripts/check_waves.sh $(dslink.mut_bin) $(if $(FST_OK),$(BUILD)/fst2vcd,-) $(BUILD)/waves-check '$(WAVES_RUN)'
 
 # ---- The names before tb/<block>.mk (README, docs and scripts may still use them) -------------------
 # old:new ... (new: one target, or several joined by +)
@@ -615,7 +624,7 @@ ALIASES := test-lockstep:test-dslink test-bp3:test-dslink-bp3 \
   test-c104-unit:unit-c104 ports:check-ports
 $(foreach a,$(ALIASES),$(eval $(word 1,$(subst :, ,$(a))): $(subst +, ,$(word 2,$(subst :, ,$(a))))))
 
-.PHONY: $(foreach i,$(BUILD_IDS),lockstep-$(i) test-$(i) lint-$(i) $(if $($(i).ports),ports-$(i)) \
+.PHONY: test-waves $(foreach i,$(BUILD_IDS),lockstep-$(i) test-$(i) lint-$(i) $(if $($(i).ports),ports-$(i)) \
           $(if $($(i).mutants),mutants-$(i))) \
         $(foreach b,$(BLOCKS),coverage-$(b) $(if $($(b).synth),synth-$(b))) $(foreach a,$(ALIASES),$(word 1,$(subst :, ,$(a))))
 
