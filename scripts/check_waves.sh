@@ -103,7 +103,9 @@ check_gtkw() {
 # A matched run writes no merged wave.
 # shellcheck disable=SC2086
 "$bin" $args --wave-dir "$out" +mutant=0 > "$out/mutant0.log" 2>&1 || fail "the unmutated build fails $args (see $out/mutant0.log)"
-[ -z "$(ls "$out" | grep -v '\.log$')" ] || fail "a matched run wrote $(ls "$out")"
+for f in "$out"/*; do
+  [[ $f == *.log ]] || fail "a matched run wrote $f"
+done
 
 # The first mutant a run catches with a mismatch.
 k=0; line=""
@@ -127,7 +129,9 @@ check_run() {
   local fmt=$1 log=$2 path gtkw vcd
   path=$(sed -n 's/^.*: merged wave (.*): \(.*\), view: gtkwave \(.*\)$/\1/p' "$log")
   gtkw=$(sed -n 's/^.*: merged wave (.*): \(.*\), view: gtkwave \(.*\)$/\2/p' "$log")
-  [ -n "$path" ] && [ -f "$path" ] || fail "$fmt: the failing run printed no merged wave path, or it is missing (see $log)"
+  if [ -z "$path" ] || [ ! -f "$path" ]; then
+    fail "$fmt: the failing run printed no merged wave path, or it is missing (see $log)"
+  fi
   [ "${path##*.}" = "$fmt" ] || fail "$fmt: the run wrote $path"
   [ -f "$gtkw" ] || fail "$fmt: no save file $gtkw"
   vcd=$path
