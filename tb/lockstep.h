@@ -180,7 +180,7 @@ class Harness {
   }
 
   // Compares outputs and registers of every instance for this cycle; keeps the cycle in the ring
-  // (the last kRing cycles of both sides); dumps waves. Returns the number of differing signals
+  // (the last depth_ cycles of both sides); dumps waves. Returns the number of differing signals
   // (0 = match).
   int check(uint64_t cycle) {
     uint64_t *row = keep(cycle);
@@ -241,7 +241,10 @@ class Harness {
 
  private:
   static constexpr size_t kHist = 16;   // input history of a mismatch report, in cycles
-  static constexpr size_t kRing = 128;  // cycles a failure's merged wave holds without --waves
+  // Cycles a failure's merged wave holds without --waves: kRing, fewer for a big table, so that
+  // the ring stays within kRingBytes (in cache: copying each cycle into a ring that is not would
+  // cost the 4x4 mesh more than the compare), but never fewer than the input history's kHist.
+  static constexpr size_t kRing = 128, kRingBytes = (size_t)4 << 20;
 
   // The flat row: every instance's values one after another; a ring slot holds the RTL's row,
   // then the model's.
@@ -252,14 +255,15 @@ class Harness {
       parts_.push_back({in->scope, in->sigs, row_});
       row_ += in->sigs->size();
     }
-    ring_.assign(kRing * 2 * row_, 0);
-    ring_cyc_.assign(kRing, 0);
+    depth_ = std::max(kHist, std::min(kRing, kRingBytes / (2 * sizeof(uint64_t) * (row_ ? row_ : 1))));
+    ring_.assign(depth_ * 2 * row_, 0);
+    ring_cyc_.assign(depth_, 0);
   }
   uint64_t *keep(uint64_t cycle) {
     layout();
-    const size_t slot = (ring_head_ + ring_n_) % kRing;
-    if (ring_n_ < kRing) ring_n_++;
-    else ring_head_ = (ring_head_ + 1) % kRing;
+    const size_t slot = (ring_head_ + ring_n_) % depth_;
+    if (ring_n_ < depth_) ring_n_++;
+    else ring_head_ = (ring_head_ + 1) % depth_;
     uint64_t *row = &ring_[slot * 2 * row_];
     for (size_t j = 0; j < inst_.size(); j++) {
       const Instance *in = inst_[j];
@@ -270,7 +274,7 @@ class Harness {
     return row;
   }
   // The ring's k-th kept cycle, oldest first.
-  size_t ring_slot(size_t k) const { return (ring_head_ + k) % kRing; }
+  size_t ring_slot(size_t k) const { return (ring_head_ + k) % depth_; }
 
   // The ring into a merged wave at path (written beside it, then renamed: two runs of the same
   // name at once, as in make test's mutant runs, never leave a half-written file).
@@ -363,9 +367,9 @@ class Harness {
   madpost_vcd_t vrtl_{}, vmodel_{};
   bool waves_ = false, sparse_hist_ = false;
   uint64_t view_start_ = 0;
-  // the ring of the last kRing cycles: rows of row_ values per side
+  // the ring of the last depth_ cycles: rows of row_ values per side
   std::vector<wave::Part> parts_;
-  size_t row_ = 0, ring_head_ = 0, ring_n_ = 0;
+  size_t row_ = 0, depth_ = kRing, ring_head_ = 0, ring_n_ = 0;
   std::vector<uint64_t> ring_, ring_cyc_;
   // the merged wave: written with --waves (merged_path_ set), or from the ring after a failure
   std::string wave_dir_ = "waves", merged_path_;
