@@ -231,7 +231,11 @@ class Harness {
     const std::string path = streamed ? merged_path_ : base + ".merged" + wave::suffix(wave_fmt_);
     const std::string kept = "the last " + std::to_string(ring_n_) + (ring_n_ == 1 ? " cycle" : " cycles");
     const uint64_t mark = merged_.first_bad() != wave::kNoCycle ? merged_.first_bad() : cycle;
-    if (merged_.write_gtkw(base + ".merged.gtkw", abs_path(path), mark, view_start_)) return;
+    const std::string gtkw = base + ".merged.gtkw", tmp = gtkw + ".tmp" + std::to_string((unsigned long)getpid());
+    if (merged_.write_gtkw(tmp, abs_path(path), mark, view_start_) || std::rename(tmp.c_str(), gtkw.c_str())) {
+      std::remove(tmp.c_str());
+      return;
+    }
     std::printf("%s: merged wave (rtl, model, mismatch; %s, first divergence %s%" PRIu64
                 "): %s, view: gtkwave %s.merged.gtkw\n",
                 blk_.c_str(), streamed ? "the whole run" : kept.c_str(),
@@ -276,8 +280,8 @@ class Harness {
   // The ring's k-th kept cycle, oldest first.
   size_t ring_slot(size_t k) const { return (ring_head_ + k) % depth_; }
 
-  // The ring into a merged wave at path (written beside it, then renamed: two runs of the same
-  // name at once, as in make test's mutant runs, never leave a half-written file).
+  // The ring into a merged wave at path (written beside it, then renamed, as is its .gtkw: two
+  // runs of the same name at once, as in make test's mutant runs, never leave a half-written file).
   int write_ring(const std::string &path) {
     const std::string tmp = path + ".tmp" + std::to_string((unsigned long)getpid());
     if (merged_.open(tmp, wave_fmt_, parts_, row_)) {
