@@ -64,13 +64,14 @@ template <class Usage>
 wave::Format wave_format(const std::string &v, Usage usage) {
   if (v == "vcd") return wave::kVcd;
   if (v != "fst") usage("--wave-format: '" + v + "' is neither vcd nor fst");
-  if (!wave::have_fst()) usage("--wave-format fst: this build has no FST writer (Verilator's fstapi.c was not found)");
+  if (!wave::have_fst())
+    usage("--wave-format fst: this build has no FST writer (Verilator's fstapi.c was not found)");
   return wave::kFst;
 }
 
 // --test NAME --seed S --cycles N --waves --wave-dir D --wave-format F [--trace-full]
-// [Spec::extra N] --list --help; Verilator's
-// plusargs (+mutant=K) pass. A usage error exits 2 at the first bad argument.
+// [Spec::extra N] --list --help; Verilator's plusargs (+mutant=K) pass. A usage error exits 2 at
+// the first bad argument.
 inline Options parse(int argc, char **argv, const Spec &spec) {
   Options o;
   o.cycles = spec.cycles;
@@ -138,8 +139,8 @@ class Run {
                 o_.seed, cyc_);
     h_.fail_waves(cyc_);
     if (!o_.waves)
-      std::printf("%s: the run is deterministic; rerun with --waves for the whole run (merged wave and both VCDs): --test %s "
-                  "--seed %" PRIu64 " --cycles %" PRIu64 " --waves\n",
+      std::printf("%s: the run is deterministic; rerun with --waves for the whole run (merged wave "
+                  "and both VCDs): --test %s --seed %" PRIu64 " --cycles %" PRIu64 " --waves\n",
                   blk_, o_.test.c_str(), o_.seed, o_.cycles);
     std::exit(1);
   }
