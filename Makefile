@@ -629,6 +629,6 @@ $(foreach a,$(ALIASES),$(eval $(word 1,$(subst :, ,$(a))): $(subst +, ,$(word 2,
         $(foreach b,$(BLOCKS),coverage-$(b) $(if $($(b).synth),synth-$(b))) $(foreach a,$(ALIASES),$(word 1,$(subst :, ,$(a))))
 
 clean:
-	rm -rf $(BUILD) waves/*.vcd
+	rm -rf $(BUILD) waves/*.vcd waves/*.fst waves/*.gtkw
 
 FORCE:
