@@ -7,7 +7,7 @@
 # the reported cycle with the RTL and model values the report printed, and a .gtkw with the
 # mismatch bits on top, each model signal under its RTL twin and the marker at that cycle. The
 # unmutated build must pass and write nothing; a copy of the file without the mismatch bit's rise
-# must be rejected (the check can fail).
+# must be rejected (the check can fail). The same mutant with --waves: the whole run's merged wave.
 # usage: check_waves.sh BENCH FST2VCD OUTDIR 'RUN ARGS'   e.g. build/vl/dslink_mut/Vdslink
 #        build/fst2vcd build/waves-check '--test random --seed 11 --cycles 60000' (FST2VCD -: no FST)
 set -uo pipefail
@@ -15,7 +15,7 @@ set -uo pipefail
 bin=$1; fst2vcd=$2; out=$3; args=$4
 MAX_K=${MAX_K:-30}
 fail() { echo "check_waves: FAIL: $*"; exit 1; }
-rm -rf "$out" && mkdir -p "$out" || exit 1
+rm -rf "$out" && mkdir -p "$out/whole" || exit 1
 out=$(cd "$out" && pwd)
 
 # check_vcd VCD TOP CYCLE SIG RTLHEX MODELHEX: the structure and the rise (prints what is wrong).
@@ -104,7 +104,7 @@ check_gtkw() {
 # shellcheck disable=SC2086
 "$bin" $args --wave-dir "$out" +mutant=0 > "$out/mutant0.log" 2>&1 || fail "the unmutated build fails $args (see $out/mutant0.log)"
 for f in "$out"/*; do
-  [[ $f == *.log ]] || fail "a matched run wrote $f"
+  [[ $f == *.log || $f == "$out/whole" ]] || fail "a matched run wrote $f"
 done
 
 # The first mutant a run catches with a mismatch.
@@ -155,6 +155,13 @@ if check_vcd "$out/corrupt.vcd" "${blk}_tb" "$cyc" "$sig" "$rv" "$mv" > "$out/co
   fail "a copy without mismatch.$sig's rise passed the check"
 fi
 echo "  a copy without the rise is rejected: $(head -1 "$out/corrupt.log" | sed 's/^ *//')"
+
+# With --waves the merged wave is the whole run's, written as it goes: the same checks.
+# shellcheck disable=SC2086
+"$bin" $args --wave-dir "$out/whole" --waves "+mutant=$k" > "$out/whole.log" 2>&1 < /dev/null
+[ $? -eq 1 ] || fail "--waves: mutant $k did not fail the same way (see $out/whole.log)"
+grep -q 'merged wave (.*the whole run' "$out/whole.log" || fail "--waves: no whole-run merged wave line"
+check_run vcd "$out/whole.log"
 
 if [ "$fst2vcd" != - ]; then
   # shellcheck disable=SC2086
