@@ -91,8 +91,22 @@ case "$sc" in
   *-std=gnu++17*-lmadpost*-lsystemc*|*-std=gnu++17*-lsystemc*-lmadpost*) ;;
   *) fail "madpost-systemc.pc gives '$sc': want -std=gnu++17, -lmadpost and -lsystemc";;
 esac
-# 5. The SV/DPI consumer (the package under share/madpost/sv/, INSTALL_SV in the Makefile): a
-#    bench built from the installed files only goes here when the DPI layer lands.
+# 5. The SV/DPI consumer: README's SystemVerilog example (its "SystemVerilog / DPI-C" section),
+#    built by Verilator from the installed package, reference module and shadow
+#    (share/madpost/sv/) and the installed RTL, linked against the installed library, and run.
+sv=$prefix/share/madpost
+w=$out/work/sv; mkdir -p "$w"
+awk '/^## SystemVerilog \/ DPI-C/ { s = 1 } s && /^```systemverilog$/ { c = 1; next } c && /^```$/ { exit } c' \
+  README.md > "$w/my_tb.sv"
+[ -s "$w/my_tb.sv" ] || fail "no SystemVerilog example in README.md's DPI-C section"
+for f in madpost_dslink_pkg.sv madpost_dslink_ref.sv madpost_dslink_shadow.sv; do
+  [ -f "$sv/sv/$f" ] || fail "make install did not write share/madpost/sv/$f"
+done
+verilator --binary -Wno-fatal --top-module my_tb -Mdir "$w/obj" -MAKEFLAGS "OPT_SLOW=-O0 OPT_FAST=-O1" \
+  -LDFLAGS "$libs" "$sv"/sv/madpost_dslink_{pkg,ref,shadow}.sv "$sv"/rtl/dslink*.sv "$w/my_tb.sv" \
+  > "$w/build.log" 2>&1 || { tail -20 "$w/build.log"; fail "the SV/DPI consumer did not build"; }
+LD_LIBRARY_PATH=$prefix/lib "$w/obj/Vmy_tb" | grep -E "^[1-9][0-9]* tokens received, 0 mismatches$" |
+  sed 's/^/consumer (SV\/DPI): /' || fail "the SV/DPI consumer did not pass its tokens cleanly"
 
 # 6. Uninstall leaves the prefix empty.
 $MAKE --no-print-directory uninstall PREFIX="$prefix"
@@ -108,4 +122,4 @@ grep -qx 'prefix=/opt/madpost' "$stage/opt/madpost/lib/pkgconfig/madpost.pc" ||
 $MAKE --no-print-directory uninstall DESTDIR="$stage" PREFIX=/opt/madpost > /dev/null
 left=$(cd "$stage/opt/madpost" && find . -mindepth 1)
 [ -z "$left" ] || fail "make uninstall DESTDIR=... left: $left"
-echo "consumer: install, C and C++ consumers (static and dynamic), uninstall, DESTDIR: all passed"
+echo "consumer: install, C and C++ consumers (static and dynamic), the SV/DPI consumer, uninstall, DESTDIR: all passed"
