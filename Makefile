@@ -397,6 +397,8 @@ $(foreach i,$(BUILD_IDS),$(eval $(call build_rules,$(i))))
 $(foreach i,$(BUILD_IDS),$(if $($(i).build),,$(eval $(call vl_build_rules,$(i)))))
 $(foreach i,$(BUILD_IDS),$(if $($(i).ports),$(eval $(call ports_rules,$(i)))))
 $(foreach i,$(BUILD_IDS),$(if $($(i).mutants),$(eval $(call mutant_rules,$(i)))))
+# The SystemC layer (docs/systemc.md): make sc-modules, sc-dslink, sc-mesh, sc-bench.
+include tb/sc/sc.mk
 
 LOCKSTEP := $(call vl_dir,dslink)/Vdslink
 lockstep: $(LOCKSTEP)
@@ -587,6 +589,7 @@ TEST_PARTS := \
   mp1_sim:fuzz:fuzz-ini             madpost:fuzz:fuzz-opt             dslink:waves:test-waves \
   library:install:check-headers     library:install:check-exports     library:install:check-abi \
   library:install:test-install \
+  dslink:systemc:sc-dslink          systemc:unit:sc-modules \
   $(foreach b,$(BLOCKS),$(b):lint:lint-$(b)) \
   $(foreach i,$(BUILD_IDS),$(if $($(i).ports),$(if $(findstring -awf2,$(i)),mp1_awf2,$(i)):ports:ports-$(i)))
 # What several parts share, built once before they start side by side.

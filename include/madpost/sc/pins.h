@@ -5,10 +5,12 @@
 #ifndef MADPOST_SC_PINS_H
 #define MADPOST_SC_PINS_H
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include <systemc>
 
@@ -192,7 +194,16 @@ void trace(sc_core::sc_trace_file *tf, const sc_core::sc_signal<T> &s, const std
     sc_core::sc_trace(tf, s.read(), n, w);
   }
 }
-// A pin name predicate for bind_inputs(): none skipped.
+// The names of a module's pins, sorted: two pin-compatible modules have the same list (the run
+// time complement of pins_match(), which proves only that every pin of ours is one of theirs).
+inline std::vector<std::string> pin_names(const sc_core::sc_object &m) {
+  std::vector<std::string> v;
+  for (const sc_core::sc_object *o : m.get_child_objects())
+    if (dynamic_cast<const sc_core::sc_port_base *>(o)) v.push_back(o->basename());
+  std::sort(v.begin(), v.end());
+  return v;
+}
+// A pin name predicate for bind(): none skipped.
 inline bool no_skip(const char *) { return false; }
 }  // namespace madpost_sc
 
