@@ -589,7 +589,7 @@ TEST_PARTS := \
   mp1_sim:fuzz:fuzz-ini             madpost:fuzz:fuzz-opt             dslink:waves:test-waves \
   library:install:check-headers     library:install:check-exports     library:install:check-abi \
   library:install:test-install \
-  dslink:systemc:sc-dslink          systemc:unit:sc-modules \
+  dslink:systemc:sc-dslink          systemc:unit:sc-modules           mp1_mesh:systemc:sc-mesh \
   $(foreach b,$(BLOCKS),$(b):lint:lint-$(b)) \
   $(foreach i,$(BUILD_IDS),$(if $($(i).ports),$(if $(findstring -awf2,$(i)),mp1_awf2,$(i)):ports:ports-$(i)))
 # What several parts share, built once before they start side by side.

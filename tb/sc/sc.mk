@@ -61,8 +61,22 @@ sc-dslink: $(SC_DSLINK)
 	  echo "sc-dslink: FAIL, the corrupted run passed"; exit 1; \
 	else grep -m1 MISMATCH $(SC_DIR)/dslink_corrupt.log; echo "sc-dslink: the corrupted run failed, as it must"; fi
 
-# make sc-bench: the demonstrations' speed beside the plain C engine's (docs/performance.md).
-sc-bench: $(SC_DSLINK)
-	$(SC_ENV) $(SC_DSLINK) --bench --cycles 1000000
+SC_MESH := $(SC_DIR)/mp1_chip/Vmp1_chip
+$(SC_MESH): tb/sc/mp1_mesh_sc.cpp $(SC_HDRS) $(TB_DEPS) $(MP1_CHIP_RTL)
+	$(call sc_vl_build,Vmp1_chip,$(MP1_CHIP_TOP),$(@D),$(addprefix $(CURDIR)/,$(MP1_CHIP_RTL)),tb/sc/mp1_mesh_sc.cpp,$(mp1_chip.vflags))
 
-.PHONY: sc-modules sc-dslink sc-bench
+# make sc-mesh: demonstration 2, the 4x4 checkerboard of Verilated and C-model chips against the
+# all-C mesh; then a run with one node's reception stopped from cycle 1000, which must fail.
+SC_MESH_CYCLES ?= 20000
+sc-mesh: $(SC_MESH)
+	$(SC_ENV) $(SC_MESH) --cycles $(SC_MESH_CYCLES) --seed 1
+	@if $(SC_ENV) $(SC_MESH) --cycles 3000 --corrupt 1000 > $(SC_DIR)/mesh_corrupt.log; then \
+	  echo "sc-mesh: FAIL, the corrupted run passed"; exit 1; \
+	else grep -m1 FAIL $(SC_DIR)/mesh_corrupt.log; echo "sc-mesh: the corrupted run failed, as it must"; fi
+
+# make sc-bench: the demonstrations' speed beside the plain C engine's (docs/performance.md).
+sc-bench: $(SC_DSLINK) $(SC_MESH)
+	$(SC_ENV) $(SC_DSLINK) --bench --cycles 1000000
+	$(SC_ENV) $(SC_MESH) --bench --cycles 100000
+
+.PHONY: sc-modules sc-dslink sc-mesh sc-bench

@@ -1,0 +1,318 @@
+// SystemC demonstration 2 (docs/systemc.md): a 4x4 MP1 mesh whose nodes are chosen per node, a
+// checkerboard of Verilated chips (`verilator --sc` of rtl/mp1_chip.sv) and the C model's
+// SC_MODULE (include/madpost/sc/mp1_chip.h), wired channel by channel as the all-C mesh
+// (cmodel/mp1_mesh.c) wires its chips. Both meshes get the same point-to-point traffic from
+// interfaces of their own (include/madpost/mp1_nic.h); every node's interface and channel
+// outputs are compared each cycle, and the messages each delivers (node, cycles, bytes) must be
+// the same list.
+#include <ctime>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "Vmp1_chip.h"
+#include <madpost/madpost_rng.h>
+#include <madpost/mp1_mesh.h>
+#include <madpost/mp1_nic.h>
+#include <madpost/sc/mp1_chip.h>
+
+static_assert(mp1_chip_sc::pins_match<Vmp1_chip>(), "mp1_chip_sc is pin-compatible with Vmp1_chip");
+
+namespace {
+
+// Seconds of this process's CPU time: speeds measured on a shared machine.
+double cpu_now() { return (double)std::clock() / CLOCKS_PER_SEC; }
+
+constexpr uint32_t kKx = 4, kKy = 4, kN = kKx * kKy, kChans = MP1_MESH_CHANS;
+constexpr uint64_t kResetCycles = 2;  // rst_ni low over the first rising edges
+
+struct Opts {
+  uint64_t cycles = 6000, seed = 1, corrupt = 0;
+  uint32_t rate = 10000;  // new messages per node per million cycles
+  bool bench = false;
+};
+
+[[noreturn]] void usage(const std::string &msg) {
+  std::fprintf(stderr,
+               "mp1_mesh_sc: %s\nusage: mp1_mesh_sc [--cycles N] [--seed S] [--rate PER_MILLION] "
+               "[--bench] [--corrupt CYCLE]\n",
+               msg.c_str());
+  std::exit(2);
+}
+
+Opts parse(int argc, char **argv) {
+  Opts o;
+  for (int i = 1; i < argc; i++) {
+    const std::string a = argv[i];
+    if (a == "--bench") {
+      o.bench = true;
+      continue;
+    }
+    if (i + 1 >= argc) usage("missing value after " + a);
+    char *end;
+    const unsigned long long n = std::strtoull(argv[++i], &end, 10);
+    if (!*argv[i] || *end) usage("not a number: " + std::string(argv[i]));
+    if (a == "--cycles") o.cycles = n;
+    else if (a == "--seed") o.seed = n;
+    else if (a == "--rate") o.rate = (uint32_t)n;
+    else if (a == "--corrupt") o.corrupt = n;
+    else usage("unknown option " + a);
+  }
+  if (o.cycles < 100 || o.rate > 1000000) usage("--cycles at least 100, --rate at most 1000000");
+  return o;
+}
+
+// A delivered message: where, when, what.
+struct Delivery {
+  uint32_t node;
+  uint64_t t_first, t_eom;
+  std::vector<uint8_t> bytes;
+  bool operator==(const Delivery &d) const {
+    return node == d.node && t_first == d.t_first && t_eom == d.t_eom && bytes == d.bytes;
+  }
+};
+
+// One mesh's interfaces: senders, receivers and the stimulus stream. Both meshes have one, seeded
+// alike: while the meshes agree, so do their streams.
+struct Side {
+  madpost_rng_t g{};
+  mp1_nic_t tx[kN]{}, rx[kN]{};
+  mp1_mesh_in_t in[kN]{};
+  uint64_t queued = 0;
+  std::vector<Delivery> log;
+
+  void init(uint64_t seed) {
+    madpost_rng_seed(&g, seed, 0x5c);
+    for (uint32_t n = 0; n < kN; n++) mp1_nic_reset(&tx[n]), mp1_nic_reset(&rx[n]), in[n].pbloop = 1;
+  }
+  // New messages (point to point, static or adaptive, 1..40 data bytes), then this cycle's inputs.
+  void inputs(uint32_t rate) {
+    for (uint32_t n = 0; n < kN; n++) {
+      if (tx[n].count < MP1_NIC_QUEUE && madpost_rng_below(&g, 1000000) < rate) {
+        uint32_t d = madpost_rng_below(&g, kN - 1);
+        if (d >= n) d++;
+        mp1_msg_t m{};
+        m.id = ++queued;
+        const uint32_t h = mp1_msg_p2p(MP1_AWF, kKx, n, d, madpost_rng_below(&g, 2), &m);
+        const uint32_t len = 1 + madpost_rng_below(&g, 40);
+        for (uint32_t k = 0; k < len; k++) m.bytes[h + k] = (uint8_t)madpost_rng_next(&g);
+        m.len = h + len;
+        mp1_nic_push(&tx[n], &m);
+      }
+      if (madpost_rng_chance(&g, 1, 20)) in[n].rcv_stop = madpost_rng_chance(&g, 1, 4);
+      in[n].inj_dat = tx[n].dat;
+    }
+  }
+  // This cycle's outputs: receptions, then the senders' next chunks from inj_stop.
+  int react(const mp1_mesh_out_t *out, uint64_t c) {
+    for (uint32_t n = 0; n < kN; n++) {
+      mp1_rx_msg_t r;
+      const int got = mp1_nic_rx(&rx[n], out[n].rcv_dat, c, &r);
+      if (got < 0) return -1;
+      if (got) log.push_back({n, r.t_first, r.t_eom, std::vector<uint8_t>(r.bytes, r.bytes + r.len)});
+      mp1_nic_tx_step(&tx[n], out[n].inj_stop, c);
+    }
+    return 0;
+  }
+};
+
+// The chip of a node: Verilated on the checkerboard's black squares, the C model's module on the
+// white ones.
+bool verilated(uint32_t n) { return (n % kKx + n / kKx) % 2 == 0; }
+
+SC_MODULE(mesh_tb) {
+  sc_core::sc_clock clk{"clk_i", 10, sc_core::SC_NS, 0.5, 5, sc_core::SC_NS, true};
+  sc_core::sc_signal<bool> rst_n{"rst_ni", true};
+  sc_core::sc_signal<uint32_t> no_dat{"no_dat", 0};  // a channel from outside the mesh
+  sc_core::sc_signal<bool> no_stop{"no_stop", false};
+  std::unique_ptr<mp1_chip_sc_wires> w[kN];
+  std::unique_ptr<Vmp1_chip> vchip[kN];
+  std::unique_ptr<mp1_chip_sc> cchip[kN];
+  Opts o;
+  mp1_mesh_cfg_t cfg{};
+  mp1_mesh_state_t ref{};
+  mp1_mesh_next_t ref_nx{};
+  Side sc_side, c_side;
+  int status = 0;
+
+  // Channel j's output chunk and input stop of node n's wires (j = 2p + d).
+  sc_core::sc_signal<uint32_t> *out_dat(uint32_t n, uint32_t j) {
+    sc_core::sc_signal<uint32_t> *a[kChans] = {MP1_CHIP_PER_CHANNEL(&w[n]->, xout_dat_o, yout_dat_o)};
+    return a[j];
+  }
+  sc_core::sc_signal<bool> *in_stop(uint32_t n, uint32_t j) {
+    sc_core::sc_signal<bool> *a[kChans] = {MP1_CHIP_PER_CHANNEL(&w[n]->, xin_stop_o, yin_stop_o)};
+    return a[j];
+  }
+  // The node whose channel j feeds node n (-1: the mesh's edge), as cmodel/mp1_mesh.c wires it.
+  int upstream(uint32_t n, uint32_t j) {
+    for (uint32_t m = 0; m < kN; m++)
+      if (mp1_mesh_next_node(&cfg, m, j) == (int)n) return (int)m;
+    return -1;
+  }
+  // Node n's channel inputs to its neighbours' outputs: chunks from upstream, stops from downstream.
+  template <class M>
+  void link(M &m, uint32_t n) {
+    sc_core::sc_signal<uint32_t> *dat[kChans];
+    sc_core::sc_signal<bool> *stop[kChans];
+    for (uint32_t j = 0; j < kChans; j++) {
+      const int up = upstream(n, j), dn = mp1_mesh_next_node(&cfg, n, j);
+      dat[j] = up < 0 ? &no_dat : out_dat((uint32_t)up, j);
+      stop[j] = dn < 0 ? &no_stop : in_stop((uint32_t)dn, j);
+    }
+#define LINK(p, k, ...)                                                            \
+  m.p##_xin_dat_i(*dat[2 * (k)]), m.p##_yin_dat_i(*dat[2 * (k) + 1]);              \
+  m.p##_xout_stop_i(*stop[2 * (k)]), m.p##_yout_stop_i(*stop[2 * (k) + 1]);
+    MP1_CHIP_PLANE_LIST(LINK, _)
+#undef LINK
+  }
+
+  SC_HAS_PROCESS(mesh_tb);
+  mesh_tb(sc_core::sc_module_name nm, const Opts &op) : sc_core::sc_module(nm), o(op) {
+    cfg.kx = kKx, cfg.ky = kKy, cfg.awf = MP1_AWF, cfg.lean = 1;
+    if (mp1_mesh_init(&ref, &ref_nx, cfg)) usage("cannot make the C mesh");
+    auto chan_in = [](const char *p) { return p[0] == 'p' && p[1] >= '0' && p[1] <= '3'; };
+    for (uint32_t n = 0; n < kN; n++) w[n] = std::make_unique<mp1_chip_sc_wires>(("w" + std::to_string(n)).c_str());
+    for (uint32_t n = 0; n < kN; n++) {
+      const std::string name = "chip" + std::to_string(n);
+      if (verilated(n)) {
+        vchip[n] = std::make_unique<Vmp1_chip>(name.c_str());
+        w[n]->bind(*vchip[n], clk, rst_n, chan_in);
+        link(*vchip[n], n);
+      } else {
+        cchip[n] = std::make_unique<mp1_chip_sc>(name.c_str());
+        w[n]->bind(*cchip[n], clk, rst_n, chan_in);
+        link(*cchip[n], n);
+      }
+    }
+    sc_side.init(o.seed);
+    c_side.init(o.seed);
+    SC_THREAD(run);
+  }
+  ~mesh_tb() { mp1_mesh_free(&ref, &ref_nx); }
+
+  void read_out(mp1_mesh_out_t *out) {
+    for (uint32_t n = 0; n < kN; n++) {
+      const mp1_chip_sc_wires &x = *w[n];
+      out[n].inj_stop = x.inj_stop_o.read(), out[n].pbi_stop = x.pbi_stop_o.read();
+      out[n].rcv_dat = (uint8_t)x.rcv_dat_o.read(), out[n].pbo_dat = (uint8_t)x.pbo_dat_o.read();
+      out[n].err = x.err_o.read();
+      for (uint32_t j = 0; j < kChans; j++)
+        out[n].chan_dat[j] = (uint8_t)out_dat(n, j)->read(), out[n].chan_stop[j] = in_stop(n, j)->read();
+    }
+  }
+  // The first field where node outputs differ, or NULL.
+  static const char *differs(const mp1_mesh_out_t &a, const mp1_mesh_out_t &b) {
+    if (a.inj_stop != b.inj_stop) return "inj_stop_o";
+    if (a.pbi_stop != b.pbi_stop) return "pbi_stop_o";
+    if (a.rcv_dat != b.rcv_dat) return "rcv_dat_o";
+    if (a.pbo_dat != b.pbo_dat) return "pbo_dat_o";
+    if (a.err != b.err) return "err_o";
+    if (std::memcmp(a.chan_dat, b.chan_dat, kChans)) return "a channel's *out_dat_o";
+    if (std::memcmp(a.chan_stop, b.chan_stop, kChans)) return "a channel's *in_stop_o";
+    return nullptr;
+  }
+
+  // Cycle c: inputs at 10c ns, outputs read at 10c + 2 (after the combinational stops settled),
+  // the rising edge at 10c + 5.
+  void run() {
+    for (uint32_t n = 0; n < kN; n++) {
+      w[n]->px_i.write(n % kKx), w[n]->py_i.write(n / kKx);
+      w[n]->xmax_i.write(kKx - 1), w[n]->ymax_i.write(kKy - 1);
+      w[n]->chip_i.write(0);
+    }
+    rst_n.write(false);
+    for (uint64_t c = 0; c < o.cycles; c++) {
+      if (c == kResetCycles) rst_n.write(true);
+      sc_side.inputs(o.rate);
+      if (o.corrupt && c >= o.corrupt) sc_side.in[5].rcv_stop = 1;  // the refuted run
+      for (uint32_t n = 0; n < kN; n++) {
+        const mp1_mesh_in_t &i = sc_side.in[n];
+        w[n]->pbloop_i.write(i.pbloop), w[n]->inj_dat_i.write(i.inj_dat), w[n]->pbi_dat_i.write(i.pbi_dat);
+        w[n]->rcv_stop_i.write(i.rcv_stop), w[n]->pbo_stop_i.write(i.pbo_stop);
+      }
+      wait(2, sc_core::SC_NS);
+      mp1_mesh_out_t out_s[kN], out_c[kN];
+      read_out(out_s);
+      if (!o.bench) {
+        c_side.inputs(o.rate);
+        mp1_mesh_eval(&cfg, &ref, c_side.in, out_c, &ref_nx, nullptr);
+        for (uint32_t n = 0; n < kN && c > 0; n++)
+          if (const char *f = differs(out_s[n], out_c[n])) return fail(c, n, f);
+        if (c_side.react(out_c, c)) return fail(c, kN, "a malformed message in the C mesh");
+        if (c >= kResetCycles) mp1_mesh_clock(&ref, &ref_nx);
+      }
+      if (sc_side.react(out_s, c)) return fail(c, kN, "a malformed message in the SystemC mesh");
+      wait(8, sc_core::SC_NS);
+    }
+    sc_core::sc_stop();
+  }
+
+  void fail(uint64_t c, uint32_t n, const char *what) {
+    std::printf("mp1_mesh_sc: FAIL cycle %llu node %u (%s): %s differs from the all-C mesh\n",
+                (unsigned long long)c, n, n < kN ? (verilated(n) ? "Verilated" : "C model") : "-", what);
+    status = 1;
+    sc_core::sc_stop();
+  }
+};
+
+// The same traffic on the all-C mesh alone: the plain C engine's speed, for docs/performance.md.
+double c_mesh_rate(const Opts &o) {
+  mp1_mesh_cfg_t cfg{};
+  cfg.kx = kKx, cfg.ky = kKy, cfg.awf = MP1_AWF, cfg.lean = 1;
+  mp1_mesh_state_t st{};
+  mp1_mesh_next_t nx{};
+  if (mp1_mesh_init(&st, &nx, cfg)) return 0;
+  auto side = std::make_unique<Side>();
+  side->init(o.seed);
+  const auto t0 = cpu_now();
+  for (uint64_t c = 0; c < o.cycles; c++) {
+    mp1_mesh_out_t out[kN];
+    side->inputs(o.rate);
+    mp1_mesh_eval(&cfg, &st, side->in, out, &nx, nullptr);
+    side->react(out, c);
+    mp1_mesh_clock(&st, &nx);
+  }
+  const double s = (cpu_now() - t0);
+  mp1_mesh_free(&st, &nx);
+  return (double)o.cycles / s;
+}
+
+}  // namespace
+
+int sc_main(int argc, char **argv) {
+  const Opts o = parse(argc, argv);
+  sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  auto tb = std::make_unique<mesh_tb>("mp1_mesh_tb", o);
+  const auto t0 = cpu_now();
+  sc_core::sc_start();
+  const double s = (cpu_now() - t0);
+  if (tb->status) return 1;
+  if (o.bench) {
+    const double c = c_mesh_rate(o);
+    std::printf("mp1_mesh_sc bench: %llu cycles, SystemC 4x4 checkerboard %.0f cycles/s, all-C mesh "
+                "%.0f cycles/s (%.1fx)\n",
+                (unsigned long long)o.cycles, o.cycles / s, c, c / (o.cycles / s));
+    return 0;
+  }
+  if (!(tb->sc_side.log == tb->c_side.log)) {
+    std::printf("mp1_mesh_sc: FAIL, the meshes delivered different messages (%zu and %zu)\n",
+                tb->sc_side.log.size(), tb->c_side.log.size());
+    return 1;
+  }
+  if (tb->sc_side.log.size() < o.cycles / 100) {
+    std::printf("mp1_mesh_sc: FAIL, only %zu messages delivered\n", tb->sc_side.log.size());
+    return 1;
+  }
+  std::printf("mp1_mesh_sc: PASS %llu cycles, 8 Verilated and 8 C-model chips: %zu messages "
+              "delivered, each on the same node and cycles with the same bytes as the all-C mesh; "
+              "every node's outputs equal each cycle (%.2f s CPU)\n",
+              (unsigned long long)o.cycles, tb->sc_side.log.size(), s);
+  return 0;
+}
