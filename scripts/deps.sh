@@ -7,7 +7,9 @@ set -euo pipefail
 # zlib1g-dev: the FST writer the benches link (Verilator's fstapi, built into build/fst/). clang
 # and libclang-rt-dev: the libFuzzer targets of tests/fuzz/ (scripts/fuzz.sh); the runtime
 # (libFuzzer, ASan, UBSan) is only a recommendation of clang, which --no-install-recommends skips.
-pkgs=(build-essential verilator yosys libcmocka-dev libinih-dev pkgconf clang libclang-rt-dev zlib1g-dev "$@")
+# libsystemc-dev: the SystemC modules and demonstrations (docs/systemc.md; Debian builds it C++17).
+pkgs=(build-essential verilator yosys libcmocka-dev libinih-dev pkgconf clang libclang-rt-dev zlib1g-dev \
+      libsystemc-dev "$@")
 missing=()
 for p in "${pkgs[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then

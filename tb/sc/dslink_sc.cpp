@@ -288,11 +288,12 @@ int sc_main(int argc, char **argv) {
     }
   }
   if (tb.status) return 1;
-  if (o.bench) {
+  if (o.bench) {  // the last line, for scripts/sc_bench.sh: BENCH name cycles sc_rate c_rate
     const double c = c_pair_rate(o);
     std::printf("dslink_sc bench: %llu cycles, SystemC (Verilated end + C end) %.0f cycles/s, "
                 "pure-C pair %.0f cycles/s (%.1fx)\n",
                 (unsigned long long)o.cycles, o.cycles / s, c, c / (o.cycles / s));
+    std::printf("BENCH dslink %llu %.0f %.0f\n", (unsigned long long)o.cycles, o.cycles / s, c);
     return 0;
   }
   std::printf("dslink_sc: PASS %llu cycles, %llu tokens a->b, %llu b->a, every pin of both ends equal "
