@@ -6,9 +6,10 @@
 set -euo pipefail
 if [ $# -ne 2 ]; then echo "usage: sc_bench.sh DSLINK_DEMO MESH_DEMO" >&2; exit 2; fi
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
-# best BIN CYCLES: "cycles sc_rate c_rate", the highest SystemC rate of three runs (and its C rate).
+# best BIN CYCLES [ARGS]: "cycles sc_rate c_rate", the highest SystemC rate of three runs (and its
+# C rate).
 best() {
-  for _ in 1 2 3; do "$1" --bench --cycles "$2" | awk '$1 == "BENCH" { print $3, $4, $5 }'; done |
+  for _ in 1 2 3; do "$1" --bench --cycles "$2" "${@:3}" | awk '$1 == "BENCH" { print $3, $4, $5 }'; done |
     sort -k2,2nr | head -1
 }
 row() {  # NAME DESCRIPTION CYCLES SC C
@@ -16,7 +17,9 @@ row() {  # NAME DESCRIPTION CYCLES SC C
     printf "| %s | %s | %d | %.0f k | %.0f k | %.1f |\n", n, d, cy, s / 1e3, c / 1e3, c / s }'
 }
 read -r dc ds dcc <<< "$(best "$1" 1000000)"
-read -r mc ms mcc <<< "$(best "$2" 100000)"
+read -r mc ms mcc <<< "$(best "$2" 50000)"
+read -r rc rs rcc <<< "$(best "$2" 20000 --nodes rtl)"
+read -r cc cs ccc <<< "$(best "$2" 50000 --nodes c)"
 cat <<EOT
 ## SystemC (docs/systemc.md)
 
@@ -30,6 +33,8 @@ the interfaces; the Verilated halves and the benches are built -O1 (OPT_FAST), t
 |---|---|---|---|---|---|
 $(row "DS-Link pair" "a Verilated end and a dslink_sc end over D/S; C: two dslink ends" "$dc" "$ds" "$dcc")
 $(row "4x4 MP1 mesh" "8 Verilated chips and 8 mp1_chip_sc, a checkerboard; C: mp1_mesh" "$mc" "$ms" "$mcc")
+$(row "4x4 MP1 mesh" "16 Verilated chips (--nodes rtl); C: mp1_mesh" "$rc" "$rs" "$rcc")
+$(row "4x4 MP1 mesh" "16 mp1_chip_sc (--nodes c); C: mp1_mesh" "$cc" "$cs" "$ccc")
 
 Issue 17's study measured SystemC at about a tenth of the plain C engine for the DS-Link and a
 twentieth for the MP1 chip. Where the time goes: SystemC's scheduler (a process activation and a

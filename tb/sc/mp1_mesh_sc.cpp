@@ -41,12 +41,13 @@ struct Opts {
   uint64_t cycles = 6000, seed = 1, corrupt = 0;
   uint32_t rate = 10000;  // new messages per node per million cycles
   bool bench = false;
+  std::string nodes = "checker";  // which chips are Verilated: checker, all (rtl) or none (c)
 };
 
 [[noreturn]] void usage(const std::string &msg) {
   std::fprintf(stderr,
                "mp1_mesh_sc: %s\nusage: mp1_mesh_sc [--cycles N] [--seed S] [--rate PER_MILLION] "
-               "[--bench] [--corrupt CYCLE]\n",
+               "[--nodes checker|rtl|c] [--bench] [--corrupt CYCLE]\n",
                msg.c_str());
   std::exit(2);
 }
@@ -60,6 +61,11 @@ Opts parse(int argc, char **argv) {
       continue;
     }
     if (i + 1 >= argc) usage("missing value after " + a);
+    if (a == "--nodes") {
+      o.nodes = argv[++i];
+      if (o.nodes != "checker" && o.nodes != "rtl" && o.nodes != "c") usage("--nodes checker|rtl|c");
+      continue;
+    }
     char *end;
     const unsigned long long n = std::strtoull(argv[++i], &end, 10);
     if (!*argv[i] || *end) usage("not a number: " + std::string(argv[i]));
@@ -128,8 +134,10 @@ struct Side {
 };
 
 // The chip of a node: Verilated on the checkerboard's black squares, the C model's module on the
-// white ones.
-bool verilated(uint32_t n) { return (n % kKx + n / kKx) % 2 == 0; }
+// white ones (--nodes rtl, c: every node one kind, for the speeds of docs/performance.md).
+bool verilated(const Opts &o, uint32_t n) {
+  return o.nodes == "rtl" || (o.nodes == "checker" && (n % kKx + n / kKx) % 2 == 0);
+}
 
 SC_MODULE(mesh_tb) {
   sc_core::sc_clock clk{"clk_i", 10, sc_core::SC_NS, 0.5, 5, sc_core::SC_NS, true};
@@ -186,7 +194,7 @@ SC_MODULE(mesh_tb) {
     for (uint32_t n = 0; n < kN; n++) w[n] = std::make_unique<mp1_chip_sc_wires>(("w" + std::to_string(n)).c_str());
     for (uint32_t n = 0; n < kN; n++) {
       const std::string name = "chip" + std::to_string(n);
-      if (verilated(n)) {
+      if (verilated(o, n)) {
         vchip[n] = std::make_unique<Vmp1_chip>(name.c_str());
         w[n]->bind(*vchip[n], clk, rst_n, chan_in);
         link(*vchip[n], n);
@@ -261,7 +269,7 @@ SC_MODULE(mesh_tb) {
 
   void fail(uint64_t c, uint32_t n, const char *what) {
     std::printf("mp1_mesh_sc: FAIL cycle %llu node %u (%s): %s differs from the all-C mesh\n",
-                (unsigned long long)c, n, n < kN ? (verilated(n) ? "Verilated" : "C model") : "-", what);
+                (unsigned long long)c, n, n < kN ? (verilated(o, n) ? "Verilated" : "C model") : "-", what);
     status = 1;
     sc_core::sc_stop();
   }
@@ -302,10 +310,11 @@ int sc_main(int argc, char **argv) {
   if (tb->status) return 1;
   if (o.bench) {  // the last line, for scripts/sc_bench.sh: BENCH name cycles sc_rate c_rate
     const double c = c_mesh_rate(o);
-    std::printf("mp1_mesh_sc bench: %llu cycles, SystemC 4x4 checkerboard %.0f cycles/s, all-C mesh "
+    std::printf("mp1_mesh_sc bench: %llu cycles, SystemC 4x4 (--nodes %s) %.0f cycles/s, all-C mesh "
                 "%.0f cycles/s (%.1fx)\n",
-                (unsigned long long)o.cycles, o.cycles / s, c, c / (o.cycles / s));
-    std::printf("BENCH mp1_mesh %llu %.0f %.0f\n", (unsigned long long)o.cycles, o.cycles / s, c);
+                (unsigned long long)o.cycles, o.nodes.c_str(), o.cycles / s, c, c / (o.cycles / s));
+    std::printf("BENCH mp1_mesh_%s %llu %.0f %.0f\n", o.nodes.c_str(), (unsigned long long)o.cycles,
+                o.cycles / s, c);
     return 0;
   }
   if (!(tb->sc_side.log == tb->c_side.log)) {
@@ -317,9 +326,10 @@ int sc_main(int argc, char **argv) {
     std::printf("mp1_mesh_sc: FAIL, only %zu messages delivered\n", tb->sc_side.log.size());
     return 1;
   }
-  std::printf("mp1_mesh_sc: PASS %llu cycles, 8 Verilated and 8 C-model chips: %zu messages "
+  const int nv = o.nodes == "rtl" ? 16 : o.nodes == "c" ? 0 : 8;
+  std::printf("mp1_mesh_sc: PASS %llu cycles, %d Verilated and %d C-model chips: %zu messages "
               "delivered, each on the same node and cycles with the same bytes as the all-C mesh; "
               "every node's outputs equal each cycle (%.2f s CPU)\n",
-              (unsigned long long)o.cycles, tb->sc_side.log.size(), s);
+              (unsigned long long)o.cycles, nv, 16 - nv, tb->sc_side.log.size(), s);
   return 0;
 }

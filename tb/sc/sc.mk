@@ -80,10 +80,12 @@ $(SC_MESH): tb/sc/mp1_mesh_sc.cpp $(SC_HDRS) $(TB_DEPS) $(MP1_CHIP_RTL)
 	$(call sc_vl_build,Vmp1_chip,$(MP1_CHIP_TOP),$(@D),$(addprefix $(CURDIR)/,$(MP1_CHIP_RTL)),tb/sc/mp1_mesh_sc.cpp,$(mp1_chip.vflags))
 
 # make sc-mesh: demonstration 2, the 4x4 checkerboard of Verilated and C-model chips against the
-# all-C mesh; then a run with one node's reception stopped from cycle 1000, which must fail.
+# all-C mesh; a short run with every chip an mp1_chip_sc; then a run with one node's reception
+# stopped from cycle 1000, which must fail.
 SC_MESH_CYCLES ?= 20000
 sc-mesh: $(SC_MESH)
 	$(SC_ENV) $(SC_MESH) --cycles $(SC_MESH_CYCLES) --seed 1
+	$(SC_ENV) $(SC_MESH) --cycles 5000 --seed 2 --nodes c
 	@if $(SC_ENV) $(SC_MESH) --cycles 3000 --corrupt 1000 > $(SC_DIR)/mesh_corrupt.log; then \
 	  echo "sc-mesh: FAIL, the corrupted run passed"; exit 1; \
 	else grep -m1 FAIL $(SC_DIR)/mesh_corrupt.log; echo "sc-mesh: the corrupted run failed, as it must"; fi
