@@ -27,12 +27,13 @@ void mismatch(const char *blk, uint64_t n, const std::string &pin, uint32_t got,
                 (unsigned long long)n, pin.c_str(), got, want);
 }
 
-// Random inputs of width w each (a chunk or bit mostly; the C104's configuration writes rare).
+// Random values on every input, every bit of it (the C104's configuration port too: its writes
+// reconfigure the switch at random, which both sides take alike).
 #define T_X_RAND(n, c, w)                                                               \
   for (unsigned k = 0; k < (c); k++)                                                    \
     madpost_sc::set_elem(in.n, k, (uint32_t)madpost_rng_next(&g) & ((w) >= 32 ? ~0u : (1u << (w)) - 1u));
 #define T_X_APPLY(n, c, w) wi.n##_i.write(madpost_sc::to_pin<(c) * (w)>(in.n, c, w));
-// Pin p (c elements of w bits) against C field f.
+// Pin `pin` (c elements of w bits) against C field f.
 #define T_CMP(pin, f, c, w)                                                             \
   {                                                                                     \
     madpost_sc::bits<(c) * (w)> b_;                                                     \
