@@ -16,6 +16,7 @@
 #include <systemc>
 
 #include "Vmp1_chip.h"
+#include "sc/sc_waves.h"
 #include <madpost/madpost_rng.h>
 #include <madpost/mp1_mesh.h>
 // mp1_nic.h warns under C++ -Wextra (issue 17 names it; its fix belongs to the installable-library
@@ -42,12 +43,13 @@ struct Opts {
   uint32_t rate = 10000;  // new messages per node per million cycles
   bool bench = false;
   std::string nodes = "checker";  // which chips are Verilated: checker, all (rtl) or none (c)
+  std::string waves;              // directory, empty: none
 };
 
 [[noreturn]] void usage(const std::string &msg) {
   std::fprintf(stderr,
                "mp1_mesh_sc: %s\nusage: mp1_mesh_sc [--cycles N] [--seed S] [--rate PER_MILLION] "
-               "[--nodes checker|rtl|c] [--bench] [--corrupt CYCLE]\n",
+               "[--nodes checker|rtl|c] [--waves DIR] [--bench] [--corrupt CYCLE]\n",
                msg.c_str());
   std::exit(2);
 }
@@ -61,6 +63,10 @@ Opts parse(int argc, char **argv) {
       continue;
     }
     if (i + 1 >= argc) usage("missing value after " + a);
+    if (a == "--waves") {
+      o.waves = argv[++i];
+      continue;
+    }
     if (a == "--nodes") {
       o.nodes = argv[++i];
       if (o.nodes != "checker" && o.nodes != "rtl" && o.nodes != "c") usage("--nodes checker|rtl|c");
@@ -139,6 +145,27 @@ bool verilated(const Opts &o, uint32_t n) {
   return o.nodes == "rtl" || (o.nodes == "checker" && (n % kKx + n / kKx) % 2 == 0);
 }
 
+// For the waves: one plane's registers out of a chip's dbg_p<k>_o bus (the first in the top bits),
+// a signal each, traced as the mesh lockstep names them, p<k>_<reg>_q (its .gtkw then fits).
+#define TAP_X_SIG(n, c, w) sc_core::sc_signal<madpost_sc::pin_t<(c) * (w)>> n{#n};
+#define TAP_X_GET(n, c, w) top -= (w), n.write(madpost_sc::to_pin<(c) * (w)>(b.get(top, w), 1, w));
+#define TAP_X_TRACE(n, c, w) madpost_sc::trace(tf, n, scope + #n "_q", (c) * (w));
+SC_MODULE(plane_tap) {
+  sc_core::sc_in<madpost_sc::pin_t<MP1_PLANE_REG_BITS>> bus{"bus"};
+  MP1_PLANE_REGS(TAP_X_SIG)
+  SC_CTOR(plane_tap) {
+    SC_METHOD(unpack);
+    sensitive << bus;
+  }
+  void unpack() {
+    madpost_sc::bits<MP1_PLANE_REG_BITS> b;
+    b.load(bus.read());
+    unsigned top = MP1_PLANE_REG_BITS;
+    MP1_PLANE_REGS(TAP_X_GET)
+  }
+  void trace(sc_core::sc_trace_file *tf, const std::string &scope) const { MP1_PLANE_REGS(TAP_X_TRACE) }
+};
+
 SC_MODULE(mesh_tb) {
   sc_core::sc_clock clk{"clk_i", 10, sc_core::SC_NS, 0.5, 5, sc_core::SC_NS, true};
   sc_core::sc_signal<bool> rst_n{"rst_ni", true};
@@ -147,6 +174,7 @@ SC_MODULE(mesh_tb) {
   std::unique_ptr<mp1_chip_sc_wires> w[kN];
   std::unique_ptr<Vmp1_chip> vchip[kN];
   std::unique_ptr<mp1_chip_sc> cchip[kN];
+  std::vector<std::unique_ptr<plane_tap>> taps;  // with --waves: node n's plane p at 4n + p
   Opts o;
   mp1_mesh_cfg_t cfg{};
   mp1_mesh_state_t ref{};
@@ -202,6 +230,14 @@ SC_MODULE(mesh_tb) {
         cchip[n] = std::make_unique<mp1_chip_sc>(name.c_str());
         w[n]->bind(*cchip[n], clk, rst_n, chan_in);
         link(*cchip[n], n);
+      }
+    }
+    for (uint32_t n = 0; n < kN && !o.waves.empty(); n++) {
+      sc_core::sc_signal<madpost_sc::pin_t<MP1_PLANE_REG_BITS>> *bus[] = {
+          &w[n]->dbg_p0_o, &w[n]->dbg_p1_o, &w[n]->dbg_p2_o, &w[n]->dbg_p3_o};
+      for (uint32_t p = 0; p < MP1_CHIP_PLANES; p++) {
+        taps.push_back(std::make_unique<plane_tap>(("tap" + std::to_string(4 * n + p)).c_str()));
+        taps.back()->bus(*bus[p]);
       }
     }
     sc_side.init(o.seed);
@@ -304,9 +340,30 @@ int sc_main(int argc, char **argv) {
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   auto tb = std::make_unique<mesh_tb>("mp1_mesh_tb", o);
+  sc_core::sc_trace_file *tf = nullptr;
+  const std::string base = o.waves + "/mp1_mesh_sc_s" + std::to_string(o.seed);
+  if (!o.waves.empty()) {  // the mesh lockstep's scopes and names: mp1_mesh_tb.n<node>.<signal>
+    tf = sc_core::sc_create_vcd_trace_file(base.c_str());
+    tf->set_time_unit(1, sc_core::SC_NS);
+    sc_core::sc_trace(tf, tb->clk, "mp1_mesh_tb.clk_i");
+    for (uint32_t n = 0; n < kN; n++) {
+      const std::string scope = "mp1_mesh_tb.n" + std::to_string(n) + ".";
+      tb->w[n]->trace(tf, scope);
+      for (uint32_t p = 0; p < MP1_CHIP_PLANES; p++)
+        tb->taps[4 * n + p]->trace(tf, scope + "p" + std::to_string(p) + "_");
+    }
+    std::fprintf(stderr, "mp1_mesh_sc: writing %s.vcd\n", base.c_str());
+  }
   const auto t0 = cpu_now();
   sc_core::sc_start();
   const double s = (cpu_now() - t0);
+  if (tf) {
+    sc_core::sc_close_vcd_trace_file(tf);
+    if (sc_waves::drop_systemc_scope(base + ".vcd")) {
+      std::fprintf(stderr, "mp1_mesh_sc: cannot rewrite %s.vcd\n", base.c_str());
+      return 1;
+    }
+  }
   if (tb->status) return 1;
   if (o.bench) {  // the last line, for scripts/sc_bench.sh: BENCH name cycles sc_rate c_rate
     const double c = c_mesh_rate(o);

@@ -76,7 +76,7 @@ sc-dslink: $(SC_DSLINK)
 	else grep -m1 MISMATCH $(SC_DIR)/dslink_corrupt.log; echo "sc-dslink: the corrupted run failed, as it must"; fi
 
 SC_MESH := $(SC_DIR)/mp1_chip/Vmp1_chip
-$(SC_MESH): tb/sc/mp1_mesh_sc.cpp $(SC_HDRS) $(TB_DEPS) $(MP1_CHIP_RTL)
+$(SC_MESH): tb/sc/mp1_mesh_sc.cpp tb/sc/sc_waves.h $(SC_HDRS) $(TB_DEPS) $(MP1_CHIP_RTL)
 	$(call sc_vl_build,Vmp1_chip,$(MP1_CHIP_TOP),$(@D),$(addprefix $(CURDIR)/,$(MP1_CHIP_RTL)),tb/sc/mp1_mesh_sc.cpp,$(mp1_chip.vflags))
 
 # make sc-mesh: demonstration 2, the 4x4 checkerboard of Verilated and C-model chips against the
