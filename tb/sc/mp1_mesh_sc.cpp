@@ -19,13 +19,7 @@
 #include "sc/sc_waves.h"
 #include <madpost/madpost_rng.h>
 #include <madpost/mp1_mesh.h>
-// mp1_nic.h warns under C++ -Wextra (issue 17 names it; its fix belongs to the installable-library
-// part): silenced here so the demonstration itself is checked with -Wall -Wextra -Werror.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wextra"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 #include <madpost/mp1_nic.h>
-#pragma GCC diagnostic pop
 #include <madpost/sc/mp1_chip.h>
 
 static_assert(mp1_chip_sc::pins_match<Vmp1_chip>(), "mp1_chip_sc is pin-compatible with Vmp1_chip");

@@ -30,8 +30,9 @@ done
   fail "no link libmadpost.so.$major -> libmadpost.so.$version"
 [ "$(readlink "$prefix/lib/libmadpost.so")" = "libmadpost.so.$major" ] ||
   fail "no link libmadpost.so -> libmadpost.so.$major"
-if ls "$prefix/include/madpost" | grep -v '\.h$' | grep -q . ||
-   ls "$prefix/include/madpost" | grep -q '_int\.h$'; then
+# (the SystemC layer's headers in include/madpost/sc/)
+if (cd "$prefix/include/madpost" && find . -type f ! -name '*.h' -o -name '*_int.h' \
+      -o -type d ! -name . ! -name sc) | grep -q .; then
   fail "include/madpost/ holds more than the public headers"
 fi
 readelf -d "$prefix/lib/libmadpost.so.$version" | grep -q "SONAME.*\[libmadpost.so.$major\]" ||
@@ -83,14 +84,23 @@ cc -std=c11 -Wall -Wextra -Werror "$out/work/hello.c" $cflags $libs -o "$out/wor
 LD_LIBRARY_PATH=$prefix/lib "$out/work/hello" | grep -E "^madpost $version: link running after [0-9]+ cycles$" ||
   fail "README.md's example did not say the link runs"
 
-# 4. The SystemC consumer: until the SystemC layer lands, madpost-systemc.pc is checked to resolve
-#    (systemc found, C++17 asked for); with the layer, a consumer_sc.cpp built with
-#    $(pkg-config --cflags --libs madpost-systemc) and run goes here, as build() does above.
+# 4. The SystemC consumer: README's SystemC example (the code block after its <!-- sc-example -->
+#    line), built with $(pkg-config --cflags --libs madpost-systemc) only (C++17 and SystemC come
+#    from the .pc file) against the installed headers (include/madpost/sc/) and library, and run.
 sc=$(pkg-config --cflags --libs madpost-systemc) || fail "pkg-config madpost-systemc does not resolve"
 case "$sc" in
   *-std=gnu++17*-lmadpost*-lsystemc*|*-std=gnu++17*-lsystemc*-lmadpost*) ;;
   *) fail "madpost-systemc.pc gives '$sc': want -std=gnu++17, -lmadpost and -lsystemc";;
 esac
+[ -f "$prefix/include/madpost/sc/dslink.h" ] || fail "make install did not write include/madpost/sc/dslink.h"
+w=$out/work/sc; mkdir -p "$w"
+awk '/<!-- sc-example -->/ { on = 1; next } on && /^```cpp/ { code = 1; next } code && /^```/ { exit } code' \
+  README.md > "$w/sc_example.cpp"
+[ -s "$w/sc_example.cpp" ] || fail "no SystemC example after <!-- sc-example --> in README.md"
+c++ -Wall -Wextra -Werror "$w/sc_example.cpp" $sc -o "$w/sc_example"
+LD_LIBRARY_PATH=$prefix/lib SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 "$w/sc_example" |
+  grep -E "^b received 0x5a in cycle [0-9]+$" | sed 's/^/consumer (SystemC): /' ||
+  fail "the SystemC consumer did not receive its byte"
 # 5. The SV/DPI consumer: README's SystemVerilog example (its "SystemVerilog / DPI-C" section),
 #    built by Verilator from the installed package, reference module and shadow
 #    (share/madpost/sv/) and the installed RTL, linked against the installed library, and run.
@@ -122,4 +132,4 @@ grep -qx 'prefix=/opt/madpost' "$stage/opt/madpost/lib/pkgconfig/madpost.pc" ||
 $MAKE --no-print-directory uninstall DESTDIR="$stage" PREFIX=/opt/madpost > /dev/null
 left=$(cd "$stage/opt/madpost" && find . -mindepth 1)
 [ -z "$left" ] || fail "make uninstall DESTDIR=... left: $left"
-echo "consumer: install, C and C++ consumers (static and dynamic), the SV/DPI consumer, uninstall, DESTDIR: all passed"
+echo "consumer: install, C and C++ consumers (static and dynamic), the SystemC and SV/DPI consumers, uninstall, DESTDIR: all passed"
