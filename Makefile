@@ -601,8 +601,11 @@ TEST_PARTS := \
   $(foreach b,$(BLOCKS),$(b):lint:lint-$(b)) \
   $(foreach i,$(BUILD_IDS),$(if $($(i).ports),$(if $(findstring -awf2,$(i)),mp1_awf2,$(i)):ports:ports-$(i)))
 # What several parts share, built once before they start side by side.
+# (A binary two parts run, such as the mesh's, which test-mp1_mesh-torus runs too: built here, or
+# the two parts' makes would build it into one directory at once.)
 TEST_SHARED := $(LIB) $(SOLIB) $(LIB_SAN) $(BUILD)/madpost $(BUILD)/mutgen $(BUILD)/mutgen_reset $(BUILD)/portlist \
-               $(BUILD)/portlist_awf2 $(BUILD)/dpigen $(DPI_SV) $(FST_LIB) $(dslink.mut_bin)
+               $(BUILD)/portlist_awf2 $(BUILD)/dpigen $(DPI_SV) $(FST_LIB) $(dslink.mut_bin) \
+               $(sort $(foreach i,$(BUILD_IDS),$(if $($(i).build),$(call bin_of,$(i)))))
 # A unit test file that no entry names would never run: make test refuses to start.
 UNIT_UNLISTED := $(filter-out $(foreach p,$(TEST_PARTS),$(lastword $(subst :, ,$(p)))),$(addprefix unit-,$(UNIT_NAMES)))
 test: deps
