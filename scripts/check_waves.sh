@@ -10,9 +10,22 @@
 # must be rejected (the check can fail). The same mutant with --waves: the whole run's merged wave.
 # usage: check_waves.sh BENCH FST2VCD OUTDIR 'RUN ARGS'   e.g. build/vl/dslink_mut/Vdslink
 #        build/fst2vcd build/waves-check '--test random --seed 11 --cycles 60000' (FST2VCD -: no FST)
+#    or: check_waves.sh --log LOG OUTDIR   the same checks of the merged VCD a failing run of a
+#        demonstration (the SystemC DS-Link, the DPI shadow: docs/waves.md) printed in LOG, after
+#        its first LOCKSTEP MISMATCH or DPI MISMATCH line (DPI: sig=<name> dut=0x.. model=0x..)
 set -uo pipefail
-[ $# -eq 4 ] || { echo "usage: check_waves.sh BENCH FST2VCD OUTDIR 'RUN ARGS'" >&2; exit 2; }
-bin=$1; fst2vcd=$2; out=$3; args=$4
+usage() {
+  echo "usage: check_waves.sh BENCH FST2VCD OUTDIR 'RUN ARGS' | check_waves.sh --log LOG OUTDIR" >&2
+  exit 2
+}
+if [ "${1:-}" = --log ]; then
+  [ $# -eq 3 ] || usage
+  log=$2; out=$3
+  [ -f "$log" ] || { echo "check_waves: no log $log" >&2; exit 2; }
+else
+  [ $# -eq 4 ] || usage
+  bin=$1; fst2vcd=$2; out=$3; args=$4
+fi
 MAX_K=${MAX_K:-30}
 fail() { echo "check_waves: FAIL: $*"; exit 1; }
 rm -rf "$out" && mkdir -p "$out/whole" || exit 1
@@ -100,29 +113,15 @@ check_gtkw() {
     }' "$1"
 }
 
-# A matched run writes no merged wave.
-# shellcheck disable=SC2086
-"$bin" $args --wave-dir "$out" +mutant=0 > "$out/mutant0.log" 2>&1 || fail "the unmutated build fails $args (see $out/mutant0.log)"
-for f in "$out"/*; do
-  [[ $f == *.log || $f == "$out/whole" ]] || fail "a matched run wrote $f"
-done
-
-# The first mutant a run catches with a mismatch.
-k=0; line=""
-for ((i = 1; i <= MAX_K; i++)); do
-  # shellcheck disable=SC2086
-  "$bin" $args --wave-dir "$out" "+mutant=$i" > "$out/vcd.log" 2>&1
-  rc=$?
-  line=$(grep -m1 '^LOCKSTEP MISMATCH' "$out/vcd.log")
-  [ $rc -eq 1 ] && [ -n "$line" ] && { k=$i; break; }
-done
-[ $k -gt 0 ] || fail "none of mutants 1..$MAX_K fails $args with a LOCKSTEP MISMATCH"
-blk=$(sed -n 's/.* blk=\([^ ]*\) .*/\1/p' <<< "$line")
-cyc=$(sed -n 's/.* cycle=\([0-9]*\) .*/\1/p' <<< "$line")
-sig=$(sed -n 's/.* sig=\([^ ]*\) .*/\1/p' <<< "$line")
-rv=$(sed -n 's/.* rtl=0x\([0-9a-fA-F]*\) .*/\1/p' <<< "$line")
-mv=$(sed -n 's/.* model=0x\([0-9a-fA-F]*\).*/\1/p' <<< "$line")
-echo "check_waves: mutant $k: $line"
+# parse_line LINE: blk, cyc, sig, rv, mv from a LOCKSTEP MISMATCH (rtl=) or DPI MISMATCH (dut=) line.
+parse_line() {
+  blk=$(sed -n 's/.* blk=\([^ ]*\) .*/\1/p' <<< "$1")
+  cyc=$(sed -n 's/.* cycle=\([0-9]*\) .*/\1/p' <<< "$1")
+  sig=$(sed -n 's/.* sig=\([^ ]*\) .*/\1/p' <<< "$1")
+  rv=$(sed -n 's/.* \(rtl\|dut\)=0x\([0-9a-fA-F]*\) .*/\2/p' <<< "$1")
+  mv=$(sed -n 's/.* model=0x\([0-9a-fA-F]*\).*/\1/p' <<< "$1")
+  [ -n "$blk" ] && [ -n "$cyc" ] && [ -n "$sig" ] && [ -n "$rv" ] && [ -n "$mv" ] || fail "cannot parse: $1"
+}
 
 # check_run FORMAT LOG: the file the run printed, in FORMAT, checked (an FST file through fst2vcd).
 check_run() {
@@ -140,21 +139,56 @@ check_run() {
     "$fst2vcd" "$path" > "$vcd" || fail "fst: $fst2vcd cannot read $path"
   fi
   check_vcd "$vcd" "${blk}_tb" "$cyc" "$sig" "$rv" "$mv" || fail "$fmt: $path"
-  check_gtkw "$gtkw" "$path" "${blk}_tb" "$cyc" || fail "$fmt: $gtkw"
+  check_gtkw "$gtkw" "$(cd "$(dirname "$path")" && pwd)/$(basename "$path")" "${blk}_tb" "$cyc" || fail "$fmt: $gtkw"
 }
-check_run vcd "$out/vcd.log"
-vcd_file=$(sed -n 's/^.*: merged wave (.*): \(.*\), view: .*$/\1/p' "$out/vcd.log")
 
-# The check must reject a file whose mismatch bit does not rise at the reported cycle.
-bid=$(awk -v n="${blk}_tb" -v s="$(tr '[]' '()' <<< "$sig")" '
-  $1 == "$scope" { p[++d] = $3 } $1 == "$upscope" { d-- }
-  $1 == "$var" { q = ""; for (i = 1; i <= d; i++) q = q p[i] "."; if (q $5 == n ".mismatch." s) { print $4; exit } }' "$vcd_file")
-awk -v id="$bid" -v T="#$((cyc * 10))" '$0 == T { at = 1 } /^#/ && $0 != T { at = 0 } !(at && $0 == "1" id)' \
-  "$vcd_file" > "$out/corrupt.vcd"
-if check_vcd "$out/corrupt.vcd" "${blk}_tb" "$cyc" "$sig" "$rv" "$mv" > "$out/corrupt.log"; then
-  fail "a copy without mismatch.$sig's rise passed the check"
+# reject_corrupt VCD: the check must reject a copy whose mismatch bit does not rise at the
+# reported cycle.
+reject_corrupt() {
+  local bid
+  bid=$(awk -v n="${blk}_tb" -v s="$(tr '[]' '()' <<< "$sig")" '
+    $1 == "$scope" { p[++d] = $3 } $1 == "$upscope" { d-- }
+    $1 == "$var" { q = ""; for (i = 1; i <= d; i++) q = q p[i] "."; if (q $5 == n ".mismatch." s) { print $4; exit } }' "$1")
+  awk -v id="$bid" -v T="#$((cyc * 10))" '$0 == T { at = 1 } /^#/ && $0 != T { at = 0 } !(at && $0 == "1" id)' \
+    "$1" > "$out/corrupt.vcd"
+  if check_vcd "$out/corrupt.vcd" "${blk}_tb" "$cyc" "$sig" "$rv" "$mv" > "$out/corrupt.log"; then
+    fail "a copy without mismatch.$sig's rise passed the check"
+  fi
+  echo "  a copy without the rise is rejected: $(head -1 "$out/corrupt.log" | sed 's/^ *//')"
+}
+
+if [ "${1:-}" = --log ]; then
+  line=$(grep -m1 -E '^(LOCKSTEP|DPI) MISMATCH' "$log") || fail "no LOCKSTEP or DPI MISMATCH line in $log"
+  parse_line "$line"
+  echo "check_waves: $line"
+  check_run vcd "$log"
+  reject_corrupt "$(sed -n 's/^.*: merged wave (.*): \(.*\), view: .*$/\1/p' "$log")"
+  echo "check_waves: ok"
+  exit 0
 fi
-echo "  a copy without the rise is rejected: $(head -1 "$out/corrupt.log" | sed 's/^ *//')"
+
+# A matched run writes no merged wave.
+# shellcheck disable=SC2086
+"$bin" $args --wave-dir "$out" +mutant=0 > "$out/mutant0.log" 2>&1 || fail "the unmutated build fails $args (see $out/mutant0.log)"
+for f in "$out"/*; do
+  [[ $f == *.log || $f == "$out/whole" ]] || fail "a matched run wrote $f"
+done
+
+# The first mutant a run catches with a mismatch.
+k=0; line=""
+for ((i = 1; i <= MAX_K; i++)); do
+  # shellcheck disable=SC2086
+  "$bin" $args --wave-dir "$out" "+mutant=$i" > "$out/vcd.log" 2>&1
+  rc=$?
+  line=$(grep -m1 '^LOCKSTEP MISMATCH' "$out/vcd.log")
+  [ $rc -eq 1 ] && [ -n "$line" ] && { k=$i; break; }
+done
+[ $k -gt 0 ] || fail "none of mutants 1..$MAX_K fails $args with a LOCKSTEP MISMATCH"
+parse_line "$line"
+echo "check_waves: mutant $k: $line"
+
+check_run vcd "$out/vcd.log"
+reject_corrupt "$(sed -n 's/^.*: merged wave (.*): \(.*\), view: .*$/\1/p' "$out/vcd.log")"
 
 # With --waves the merged wave is the whole run's, written as it goes: the same checks.
 # shellcheck disable=SC2086

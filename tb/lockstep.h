@@ -157,6 +157,24 @@ class Harness {
     return 0;
   }
 
+  // Only the merged wave of the whole run (no paired VCDs): for a demonstration that writes its
+  // own VCD of the pins (the SystemC DS-Link's sc_trace, docs/systemc.md).
+  int open_merged(const std::string &dir) {
+    wave_dir_ = dir;
+    const std::string base = dir + "/" + blk_ + "_" + test_ + "_s" + std::to_string(seed_);
+    layout();
+    merged_path_ = base + ".merged" + wave::suffix(wave_fmt_);
+    if (merged_.open(merged_path_, wave_fmt_, parts_, row_)) {
+      std::fprintf(stderr, "%s: cannot write %s\n", blk_.c_str(), merged_path_.c_str());
+      return -1;
+    }
+    waves_ = true, paired_ = false;
+    merged_.write_gtkw(base + ".merged.gtkw", abs_path(merged_path_), wave::kNoCycle, view_start_);
+    std::fprintf(stderr, "%s: writing the merged wave %s and %s.merged.gtkw\n", blk_.c_str(),
+                 merged_path_.c_str(), base.c_str());
+    return 0;
+  }
+
   // A GTKWave save file that fits both dumps (same names): twinwave shows them one above the other.
   void write_gtkw(const std::string &path) {
     FILE *f = std::fopen(path.c_str(), "w");
@@ -204,14 +222,12 @@ class Harness {
 
   void flush() {
     if (!waves_) return;
-    madpost_vcd_flush(&vrtl_);
-    madpost_vcd_flush(&vmodel_);
+    if (paired_) madpost_vcd_flush(&vrtl_), madpost_vcd_flush(&vmodel_);
     merged_.flush();
   }
   void close() {
     if (!waves_) return;
-    madpost_vcd_close(&vrtl_);
-    madpost_vcd_close(&vmodel_);
+    if (paired_) madpost_vcd_close(&vrtl_), madpost_vcd_close(&vmodel_);
     if (merged_.close()) std::fprintf(stderr, "%s: writing %s failed\n", blk_.c_str(), merged_path_.c_str());
     waves_ = false;
   }
@@ -326,7 +342,7 @@ class Harness {
   }
 
   void dump(uint64_t cycle, const uint64_t *row) {
-    for (int side = 0; side < 2; side++) {
+    for (int side = 0; side < 2 && paired_; side++) {
       madpost_vcd_t *v = side ? &vmodel_ : &vrtl_;
       madpost_vcd_time(v, cycle * kPeriod);
       madpost_vcd_val(v, 0, 0);
@@ -369,7 +385,7 @@ class Harness {
   std::string test_;
   std::vector<Instance *> inst_;
   madpost_vcd_t vrtl_{}, vmodel_{};
-  bool waves_ = false, sparse_hist_ = false;
+  bool waves_ = false, paired_ = true, sparse_hist_ = false;
   uint64_t view_start_ = 0;
   // the ring of the last depth_ cycles: rows of row_ values per side
   std::vector<wave::Part> parts_;

@@ -2,7 +2,9 @@
 // of rtl/dslink*.sv) and the C model's SC_MODULE (b, include/madpost/sc/dslink.h) joined by their
 // D/S wires in one SystemC simulation, passing packets both ways; every pin of both ends checked
 // each cycle against a pure-C pair driven by the same stimulus; waves through sc_trace under the
-// scopes, names and time base of the lockstep VCDs, with the .gtkw the lockstep bench would write.
+// scopes, names and time base of the lockstep VCDs, with the .gtkw the lockstep bench would write;
+// the merged wave (tb/common/merged_wave.h: rtl, model, mismatch scopes) with --waves, and from
+// the harness's ring by a failing run, its path printed (docs/waves.md).
 #include <ctime>
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +12,8 @@
 #include <deque>
 #include <memory>
 #include <string>
+
+#include <sys/stat.h>
 
 #include <systemc>
 
@@ -31,13 +35,14 @@ double cpu_now() { return (double)std::clock() / CLOCKS_PER_SEC; }
 struct Opts {
   uint64_t cycles = 40000, seed = 1, corrupt = 0;
   std::string waves;  // directory, empty: none
+  std::string wave_dir = "waves";  // a failure's merged wave (--waves DIR sets it too)
   bool bench = false;
 };
 
 [[noreturn]] void usage(const char *msg) {
   std::fprintf(stderr,
-               "dslink_sc: %s\nusage: dslink_sc [--cycles N] [--seed S] [--waves DIR] [--bench] "
-               "[--corrupt CYCLE]\n",
+               "dslink_sc: %s\nusage: dslink_sc [--cycles N] [--seed S] [--waves DIR] [--wave-dir DIR] "
+               "[--bench] [--corrupt CYCLE]\n",
                msg);
   std::exit(2);
 }
@@ -54,8 +59,9 @@ Opts parse(int argc, char **argv) {
     const char *v = argv[++i];
     char *end;
     const unsigned long long n = std::strtoull(v, &end, 10);
-    if (a == "--waves") {
-      o.waves = v;
+    if (a == "--waves" || a == "--wave-dir") {
+      o.wave_dir = v;
+      if (a == "--waves") o.waves = v;
       continue;
     }
     if (!*v || *end) usage(("not a number: " + std::string(v)).c_str());
@@ -136,10 +142,11 @@ SC_MODULE(testbench) {
   Traffic t[2];
   std::vector<lockstep::Sig> sigs = make_sigs();
   lockstep::Instance inst[2];
+  lockstep::Harness h;  // every cycle's compare, the ring and the merged wave
   int status = 0;
 
   SC_HAS_PROCESS(testbench);
-  explicit testbench(sc_core::sc_module_name nm, const Opts &op) : sc_core::sc_module(nm), o(op) {
+  explicit testbench(sc_core::sc_module_name nm, const Opts &op) : sc_core::sc_module(nm), o(op), h("dslink", op.seed, "sc") {
     auto dsx = [](const char *n) { return !std::strcmp(n, "d_i") || !std::strcmp(n, "s_i"); };
     w0.bind(a, clk, rst_n, dsx);
     w1.bind(b, clk, rst_n, dsx);
@@ -149,7 +156,11 @@ SC_MODULE(testbench) {
       dslink_reset(&cfg, &ref[e]);
       madpost_rng_seed(&t[e].rng, o.seed, (uint64_t)e + 1);
       inst[e].init(e ? "b" : "a", &sigs);
+      h.add(&inst[e]);
     }
+    h.set_wave_out(o.wave_dir, wave::kVcd);
+    // The view opens where the bench's does: the ends exchanging NULLs (tb/dslink/harness.h).
+    h.set_view_start((uint64_t)(cfg.reset_cycles + cfg.wait_cycles) * lockstep::kPeriod);
     SC_THREAD(run);
     if (madpost_sc::pin_names(a) != madpost_sc::pin_names(b)) {
       std::printf("dslink_sc: FAIL, Vdslink and dslink_sc have different pins\n");
@@ -190,8 +201,6 @@ SC_MODULE(testbench) {
 
   // Cycle n starts at 10n ns: inputs change, the edge follows at 10n + 5 (the lockstep's time base).
   void run() {
-    lockstep::Harness h("dslink", o.seed, "sc");
-    for (int e = 0; e < 2; e++) h.add(&inst[e]);
     rst_n.write(false);
     for (uint64_t n = 0; n < o.cycles; n++) {
       if (n == kResetCycles) rst_n.write(true);
@@ -230,6 +239,8 @@ SC_MODULE(testbench) {
 
   void fail(uint64_t n, const char *why) {
     std::printf("dslink_sc: FAIL at cycle %llu: %s\n", (unsigned long long)n, why);
+    ::mkdir(o.wave_dir.c_str(), 0777);  // the failure's wave directory (exists already: fine)
+    h.fail_waves(n);
     status = 1;
     sc_core::sc_stop();
   }
@@ -271,17 +282,15 @@ int sc_main(int argc, char **argv) {
     sc_core::sc_trace(tf, tb.clk, "dslink_tb.clk_i");
     tb.w0.trace(tf, "dslink_tb.a.");
     tb.w1.trace(tf, "dslink_tb.b.");
-    lockstep::Harness h("dslink", o.seed, "sc");
-    for (int e = 0; e < 2; e++) h.add(&tb.inst[e]);
-    // The view opens where the bench's does: the ends exchanging NULLs (tb/dslink/harness.h).
-    h.set_view_start((uint64_t)(tb.cfg.reset_cycles + tb.cfg.wait_cycles) * lockstep::kPeriod);
-    h.write_gtkw(base + ".gtkw");
+    tb.h.write_gtkw(base + ".gtkw");
     std::fprintf(stderr, "dslink_sc: writing %s.vcd and %s.gtkw\n", base.c_str(), base.c_str());
+    if (!o.bench && tb.h.open_merged(o.waves)) return 1;
   }
   if (tb.status) return 1;
   const auto t0 = cpu_now();
   sc_core::sc_start();
   const double s = (cpu_now() - t0);
+  tb.h.close();
   if (tf) {
     sc_core::sc_close_vcd_trace_file(tf);
     if (sc_waves::drop_systemc_scope(o.waves + "/dslink_sc_s" + std::to_string(o.seed) + ".vcd")) {

@@ -64,16 +64,21 @@ SC_DSLINK := $(SC_DIR)/dslink/Vdslink
 $(SC_DSLINK): tb/sc/dslink_sc.cpp tb/sc/sc_waves.h $(SC_HDRS) $(TB_DEPS) $(DSLINK_RTL)
 	$(call sc_vl_build,Vdslink,$(DSLINK_TOP),$(@D),$(addprefix $(CURDIR)/,$(DSLINK_RTL)),tb/sc/dslink_sc.cpp,)
 
-# make sc-dslink: demonstration 1 and 3. The check run with waves (their .gtkw must fit the VCD),
-# then a run whose C-model end gets a wrong byte from cycle 3000, which must fail.
+# make sc-dslink: demonstration 1 and 3. The check run with waves (their .gtkw must fit the VCD,
+# the merged wave's .merged.gtkw its file), then a run whose C-model end gets a wrong byte from
+# cycle 3000, which must fail and leave the merged wave of its last cycles, checked as make
+# test-waves checks the lockstep's (scripts/check_waves.sh --log, docs/waves.md).
 SC_DSLINK_CYCLES ?= 40000
 sc-dslink: $(SC_DSLINK)
-	@mkdir -p $(SC_DIR)/waves
+	@rm -rf $(SC_DIR)/waves $(SC_DIR)/waves-corrupt; mkdir -p $(SC_DIR)/waves
 	$(SC_ENV) $(SC_DSLINK) --cycles $(SC_DSLINK_CYCLES) --seed 1 --waves $(SC_DIR)/waves
 	scripts/gtkw_fits.sh $(SC_DIR)/waves/dslink_sc_s1.vcd $(SC_DIR)/waves/dslink_sc_s1.gtkw
-	@if $(SC_ENV) $(SC_DSLINK) --cycles 5000 --corrupt 3000 > $(SC_DIR)/dslink_corrupt.log; then \
+	scripts/gtkw_fits.sh $(SC_DIR)/waves/dslink_sc_s1.merged.vcd $(SC_DIR)/waves/dslink_sc_s1.merged.gtkw
+	@if $(SC_ENV) $(SC_DSLINK) --cycles 5000 --corrupt 3000 --wave-dir $(SC_DIR)/waves-corrupt \
+	    > $(SC_DIR)/dslink_corrupt.log; then \
 	  echo "sc-dslink: FAIL, the corrupted run passed"; exit 1; \
 	else grep -m1 MISMATCH $(SC_DIR)/dslink_corrupt.log; echo "sc-dslink: the corrupted run failed, as it must"; fi
+	scripts/check_waves.sh --log $(SC_DIR)/dslink_corrupt.log $(SC_DIR)/waves-check
 
 SC_MESH := $(SC_DIR)/mp1_chip/Vmp1_chip
 $(SC_MESH): tb/sc/mp1_mesh_sc.cpp tb/sc/sc_waves.h $(SC_HDRS) $(TB_DEPS) $(MP1_CHIP_RTL)
