@@ -61,13 +61,25 @@ $(DPI_MUT_TB): $(DPI_TB_DEPS) $(BUILD)/mutgen tb/dslink_mutants.txt
 
 lockstep-dpi: $(DPI_TB)
 
-# The clean run, then the mutant: it must fail, and with the shadow's mismatch messages.
+# The clean run (it must write no merged wave), then the mutant: it must fail, with the shadow's
+# mismatch messages, and leave the merged wave of its last cycles, checked as make test-waves
+# checks the lockstep's (scripts/check_waves.sh --log, docs/waves.md); then the same mutant with
+# +madpost_waves: the whole run's merged wave, the same checks.
+DPI_WAVES := $(DPI_DIR)/waves
 test-dpi: $(DPI_TB) $(DPI_MUT_TB)
-	$(DPI_TB) +cycles=$(DPI_CYCLES) +seed=$(DPI_SEED)
-	@out=$$($(DPI_MUT_TB) +cycles=$(DPI_MUT_CYCLES) +seed=$(DPI_SEED) +mutant=$(DPI_MUTANT) 2>&1); rc=$$?; \
-	  echo "$$out" | tail -25; \
-	  if [ $$rc -ne 0 ] && echo "$$out" | grep -q 'DPI MISMATCH'; then \
+	@rm -rf $(DPI_WAVES); mkdir -p $(DPI_WAVES)/clean $(DPI_WAVES)/last $(DPI_WAVES)/whole
+	$(DPI_TB) +cycles=$(DPI_CYCLES) +seed=$(DPI_SEED) +madpost_wave_dir=$(DPI_WAVES)/clean
+	@if [ -n "$$(ls -A $(DPI_WAVES)/clean)" ]; then echo "test-dpi: the clean run wrote a merged wave"; exit 1; fi
+	@$(DPI_MUT_TB) +cycles=$(DPI_MUT_CYCLES) +seed=$(DPI_SEED) +mutant=$(DPI_MUTANT) \
+	  +madpost_wave_dir=$(DPI_WAVES)/last > $(DPI_WAVES)/last.log 2>&1; rc=$$?; \
+	  tail -25 $(DPI_WAVES)/last.log; \
+	  if [ $$rc -ne 0 ] && grep -q 'DPI MISMATCH' $(DPI_WAVES)/last.log; then \
 	    echo "test-dpi: mutant $(DPI_MUTANT) reported as mismatches, the run failed (exit $$rc): killed"; \
 	  else echo "test-dpi: mutant $(DPI_MUTANT) NOT reported (exit $$rc)"; exit 1; fi
+	scripts/check_waves.sh --log $(DPI_WAVES)/last.log $(DPI_WAVES)/check-last
+	@$(DPI_MUT_TB) +cycles=$(DPI_MUT_CYCLES) +seed=$(DPI_SEED) +mutant=$(DPI_MUTANT) +madpost_waves \
+	  +madpost_wave_dir=$(DPI_WAVES)/whole > $(DPI_WAVES)/whole.log 2>&1; \
+	  grep -q 'merged wave (.*the whole run' $(DPI_WAVES)/whole.log || { echo "test-dpi: +madpost_waves: no whole-run merged wave line"; exit 1; }
+	scripts/check_waves.sh --log $(DPI_WAVES)/whole.log $(DPI_WAVES)/check-whole
 
 .PHONY: dpi lint-dpi lockstep-dpi test-dpi

@@ -129,7 +129,9 @@ static void package(const gblk_t *b) {
          "      input out_vec_t dut_out, input regs_vec_t dut_regs, input int cmp_regs);\n", fn, p);
   printf("%s int madpost_dpi_%s_error_count(input chandle h);\n", fn, p);
   printf("%s string madpost_dpi_%s_error_get(input chandle h, input int i);\n", fn, p);
-  printf("%s void madpost_dpi_%s_error_clear(input chandle h);\n\n", fn, p);
+  printf("%s void madpost_dpi_%s_error_clear(input chandle h);\n", fn, p);
+  printf("%s int madpost_dpi_%s_wave_open(input chandle h, input string base);\n", fn, p);
+  printf("%s longint madpost_dpi_%s_wave_write(input chandle h, input string base);\n\n", fn, p);
   printf("endpackage\n");
 }
 
@@ -217,11 +219,15 @@ static void shadow(const gblk_t *b) {
          "// module with .*), feeds the model the DUT's inputs and compares the DUT's outputs (and, with\n"
          "// CmpRegs, its dbg_ registers) with the model's at every rising edge of clk_i at which rst_ni\n"
          "// is high; rst_ni low resets the model. Each mismatch is a message; the first MaxPrint are\n"
-         "// printed, all are counted in mismatches_q for the bench's verdict.\n", p);
+         "// printed, all are counted in mismatches_q for the bench's verdict. At the first message the\n"
+         "// merged wave (docs/waves.md) of the last cycles is written, its path printed, under\n"
+         "// +madpost_wave_dir=D (waves); +madpost_waves streams the whole run's.\n", p);
   printf("module madpost_%s_shadow\n  import madpost_%s_pkg::*;\n", p, p);
   params(b, "  parameter bit CmpRegs = 1'b1,\n  parameter int unsigned MaxPrint = 20\n");
   ports(b, 1);
   printf(");\n\n  chandle h;\n  longint cycle_q;\n  int unsigned mismatches_q, printed_q;\n"
+         "  string wave_base;  // <dir>/<this instance's path>: .merged.vcd and .merged.gtkw\n"
+         "  bit wave_whole;    // +madpost_waves: the whole run is being written\n"
          "  in_t in_s;\n  out_t out_s;\n  regs_t regs_s;\n"
          "  /* verilator lint_off UNUSEDSIGNAL */\n  out_vec_t model_v;  // eval's outputs: compare reads them in C\n"
          "  /* verilator lint_on UNUSEDSIGNAL */\n\n");
@@ -231,7 +237,28 @@ static void shadow(const gblk_t *b) {
          "    for (int unsigned i = 0; i < n; i++)\n"
          "      if (printed_q + i < MaxPrint) $display(\"%%s\", madpost_dpi_%s_error_get(h, i));\n"
          "    madpost_dpi_%s_error_clear(h);\n    return n;\n  endfunction\n\n", p, p, p);
-  create(b, "mismatches_q = report();");
+  printf("  // The merged wave now, marker at the first divergence, and where it is.\n"
+         "  function automatic void wave(longint first);\n"
+         "    longint n = madpost_dpi_%s_wave_write(h, wave_base);\n"
+         "    if (n < 0) $display(\"%s: cannot write the merged wave %%s.merged.vcd\", wave_base);\n"
+         "    else $display(\"%s: merged wave (rtl, model, mismatch; %%s, first divergence at cycle %%0d): %%s.merged.vcd, view: gtkwave %%s.merged.gtkw\",\n"
+         "                  wave_whole ? \"the whole run\" : $sformatf(\"the last %%0d cycles\", n), first,\n"
+         "                  wave_base, wave_base);\n"
+         "  endfunction\n\n", p, p, p);
+  printf("  // <dir>/<this instance's path> (Verilator's %%m starts with TOP.: dropped).\n"
+         "  function automatic string wave_name(string dir, string path);\n"
+         "    if (path.len() > 4 && path.substr(0, 3) == \"TOP.\") path = path.substr(4, path.len() - 1);\n"
+         "    return {dir, \"/\", path};\n  endfunction\n\n");
+  char then[512];
+  snprintf(then, sizeof then,
+           "mismatches_q = report();\n"
+           "    if (!$value$plusargs(\"madpost_wave_dir=%%s\", wave_base)) wave_base = \"waves\";\n"
+           "    wave_base = wave_name(wave_base, $sformatf(\"%%m\"));\n"
+           "    if ($test$plusargs(\"madpost_waves\")) begin\n"
+           "      wave_whole = madpost_dpi_%s_wave_open(h, wave_base) == 0;\n"
+           "      if (!wave_whole) $display(\"%s: cannot write the merged wave %%s.merged.vcd\", wave_base);\n"
+           "    end", p, p);
+  create(b, then);
   for (size_t i = 0; i < b->in.n; i++)
     printf("  assign in_s.%s_i = %s_i;\n", b->in.e[i].name, b->in.e[i].name);
   for (size_t i = 0; i < b->out.n; i++)
@@ -244,6 +271,7 @@ static void shadow(const gblk_t *b) {
          "      void'(madpost_dpi_%s_compare(h, cycle_q, out_s, regs_s, int'(CmpRegs)));\n"
          "      madpost_dpi_%s_clock(h);\n    end\n"
          "    if (madpost_dpi_%s_error_count(h) != 0) begin\n"
+         "      if (mismatches_q == 0) wave(cycle_q);\n"
          "      printed_q <= printed_q + madpost_dpi_%s_error_count(h);\n"
          "      mismatches_q <= mismatches_q + report();\n    end\n"
          "    cycle_q <= cycle_q + 1;\n  end\n\nendmodule\n", p, p, p, p, p, p);

@@ -20,6 +20,8 @@ typedef struct {
   int have_nx; /* an eval since the last clock or reset */
   char (*msg)[MDPI_MSG];
   long n_msg; /* every message, kept or not */
+  svBitVecVal *in_v, *m_out_v, *m_reg_v; /* the last eval's inputs; the model's side of a compare */
+  madpost_dpi_core_wave_t *wave;         /* made by the first compare: a reference module has none */
 } mdpi_t;
 
 static void note(mdpi_t *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -192,7 +194,11 @@ void *madpost_dpi_core_create(const mdpi_block_t *b, const char *params) {
   m->out = calloc(1, b->out_size);
   m->view = calloc(1, b->view_size ? b->view_size : 1);
   m->msg = calloc(MDPI_KEEP, sizeof *m->msg);
-  if (!m->cfg || !m->st || !m->nx || !m->in || !m->out || !m->view || !m->msg) {
+  m->in_v = calloc((list_bits(&b->in) + 31) / 32 + 1, sizeof *m->in_v);
+  m->m_out_v = calloc((list_bits(&b->out) + 31) / 32 + 1, sizeof *m->m_out_v);
+  m->m_reg_v = calloc((list_bits(&b->reg) + 31) / 32 + 1, sizeof *m->m_reg_v);
+  if (!m->cfg || !m->st || !m->nx || !m->in || !m->out || !m->view || !m->msg || !m->in_v ||
+      !m->m_out_v || !m->m_reg_v) {
     madpost_dpi_core_destroy(m);
     return NULL;
   }
@@ -208,6 +214,8 @@ void madpost_dpi_core_destroy(void *h) {
   if (!m)
     return;
   free(m->cfg), free(m->st), free(m->nx), free(m->in), free(m->out), free(m->view), free(m->msg);
+  free(m->in_v), free(m->m_out_v), free(m->m_reg_v);
+  madpost_dpi_core_wave_free(m->wave);
   free(m);
 }
 
@@ -228,6 +236,7 @@ int madpost_dpi_core_eval(void *h, const svBitVecVal *in, svBitVecVal *out) {
     return -1;
   }
   memset(m->in, 0, m->b->in_size);
+  memcpy(m->in_v, in, (list_bits(&m->b->in) + 31) / 32 * sizeof *in);
   xfer_t x = {m->in, in, NULL};
   visit(&m->b->in, to_c, &x);
   int rc = m->b->eval(m->cfg, m->st, m->in, m->out, m->nx);
@@ -286,6 +295,39 @@ static void cmp_one(void *ctx, const mdpi_field_t *f, uint32_t k, uint32_t lsb) 
   x->n++;
 }
 
+/* ---- The merged wave (dpi_wave.c) ------------------------------------------------------------ */
+static madpost_dpi_core_wave_t *wave_of(mdpi_t *m) {
+  if (!m->wave)
+    m->wave = madpost_dpi_core_wave_new(m->b);
+  if (!m->wave)
+    note(m, "madpost_dpi %s: out of memory for the merged wave's ring", m->b->name);
+  return m->wave;
+}
+
+/* A compare into the wave's ring (and its stream): the model's side packed as the DUT's is. */
+static void record(mdpi_t *m, long long cycle, const svBitVecVal *dut_out, const svBitVecVal *dut_regs) {
+  madpost_dpi_core_wave_t *w = wave_of(m);
+  if (!w)
+    return;
+  pack(&m->b->out, m->out, m->m_out_v);
+  pack(&m->b->reg, m->b->regs(m->st, m->view), m->m_reg_v);
+  madpost_dpi_core_wave_record(w, cycle, m->in_v, dut_out, dut_regs, m->m_out_v, m->m_reg_v);
+}
+
+int madpost_dpi_core_waves(void *h, const char *base) {
+  mdpi_t *m = h;
+  if (!m || m->dead || !base || !wave_of(m))
+    return -1;
+  return madpost_dpi_core_wave_open(m->wave, base);
+}
+
+long long madpost_dpi_core_wave_dump(void *h, const char *base) {
+  mdpi_t *m = h;
+  if (!m || m->dead || !base || !wave_of(m))
+    return -1;
+  return madpost_dpi_core_wave_write(m->wave, base);
+}
+
 int madpost_dpi_core_compare(void *h, long long cycle, const svBitVecVal *dut_out, const svBitVecVal *dut_regs,
                  int cmp_regs) {
   mdpi_t *m = h;
@@ -298,6 +340,7 @@ int madpost_dpi_core_compare(void *h, long long cycle, const svBitVecVal *dut_ou
     x.dut = dut_regs;
     visit(&m->b->reg, cmp_one, &x);
   }
+  record(m, cycle, dut_out, cmp_regs ? dut_regs : NULL);
   return x.n;
 }
 

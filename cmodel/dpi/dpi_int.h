@@ -64,6 +64,24 @@ int madpost_dpi_core_error_count(void *h);
 const char *madpost_dpi_core_error_get(void *h, int i);
 void madpost_dpi_core_error_clear(void *h);
 
+/* The merged wave of a shadow (dpi_wave.c, docs/waves.md): a ring of the last cycles of every
+ * compare, or the whole run streamed after wave_open; written as <base>.merged.vcd and .gtkw. */
+typedef struct madpost_dpi_core_wave madpost_dpi_core_wave_t;
+madpost_dpi_core_wave_t *madpost_dpi_core_wave_new(const mdpi_block_t *b);
+void madpost_dpi_core_wave_free(madpost_dpi_core_wave_t *w);
+/* One compare: the inputs, the DUT's outputs and registers (NULL: not compared), the model's. */
+void madpost_dpi_core_wave_record(madpost_dpi_core_wave_t *w, long long cycle, const uint32_t *in,
+                                  const uint32_t *d_out, const uint32_t *d_reg, const uint32_t *m_out,
+                                  const uint32_t *m_reg);
+int madpost_dpi_core_wave_open(madpost_dpi_core_wave_t *w, const char *base);
+int madpost_dpi_core_wave_close(madpost_dpi_core_wave_t *w);
+/* Streaming: flushes and writes the .gtkw; else the ring into the file. Cycles in it, or -1. */
+long long madpost_dpi_core_wave_write(madpost_dpi_core_wave_t *w, const char *base);
+long long madpost_dpi_core_wave_first_bad(const madpost_dpi_core_wave_t *w);
+/* The engine's face of it, per model handle (-1: a dead model, or the file cannot be written). */
+int madpost_dpi_core_waves(void *h, const char *base);
+long long madpost_dpi_core_wave_dump(void *h, const char *base);
+
 /* The exported functions of block p, descriptor d. */
 #define MDPI_EXPORT(p, d)                                                                          \
   void *madpost_dpi_##p##_create(const char *params) { return madpost_dpi_core_create(&(d), params); }         \
@@ -81,7 +99,9 @@ void madpost_dpi_core_error_clear(void *h);
   }                                                                                                \
   int madpost_dpi_##p##_error_count(void *h) { return madpost_dpi_core_error_count(h); }                       \
   const char *madpost_dpi_##p##_error_get(void *h, int i) { return madpost_dpi_core_error_get(h, i); }         \
-  void madpost_dpi_##p##_error_clear(void *h) { madpost_dpi_core_error_clear(h); }
+  void madpost_dpi_##p##_error_clear(void *h) { madpost_dpi_core_error_clear(h); }                            \
+  int madpost_dpi_##p##_wave_open(void *h, const char *base) { return madpost_dpi_core_waves(h, base); }       \
+  long long madpost_dpi_##p##_wave_write(void *h, const char *base) { return madpost_dpi_core_wave_dump(h, base); }
 
 /* The contract's functions of block p behind void pointers (eval without events). */
 #define MDPI_GLUE(p)                                                                               \

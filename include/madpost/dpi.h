@@ -31,7 +31,11 @@ typedef uint32_t svBitVecVal;
  *   compare(cycle, dut_out, dut_regs, cmp_regs)   the last eval's outputs (and, when cmp_regs is
  *                   not 0, the current registers) against a DUT's: one message per differing
  *                   signal; returns how many differed.
- *   error_count, error_get(i), error_clear   the messages so far (i from 0, oldest first). */
+ *   error_count, error_get(i), error_clear   the messages so far (i from 0, oldest first).
+ *   wave_open(base) every later compare streamed into the merged wave <base>.merged.vcd, with
+ *                   <base>.merged.gtkw (docs/waves.md); 0, or -1 if it cannot be written.
+ *   wave_write(base)   the merged wave now: the stream flushed, or the last compares (up to 128)
+ *                   written; the .gtkw's marker at the first divergence. Cycles in the file, or -1. */
 #define MADPOST_DPI_DECLARE(p)                                                                      \
   void *madpost_dpi_##p##_create(const char *params);                                               \
   void madpost_dpi_##p##_destroy(void *h);                                                          \
@@ -44,7 +48,9 @@ typedef uint32_t svBitVecVal;
                                 const svBitVecVal *dut_regs, int cmp_regs);                         \
   int madpost_dpi_##p##_error_count(void *h);                                                       \
   const char *madpost_dpi_##p##_error_get(void *h, int i);                                          \
-  void madpost_dpi_##p##_error_clear(void *h);
+  void madpost_dpi_##p##_error_clear(void *h);                                                      \
+  int madpost_dpi_##p##_wave_open(void *h, const char *base);                                       \
+  long long madpost_dpi_##p##_wave_write(void *h, const char *base);
 
 MADPOST_DPI_DECLARE(dslink)
 MADPOST_DPI_DECLARE(mp1_rm)
