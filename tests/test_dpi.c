@@ -1,7 +1,8 @@
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
 /* cmocka tests of the DPI-C layer (include/madpost/dpi.h, docs/dpi.md) without a simulator: the
  * packed vectors against the C models driven directly (bit positions worked out here from the
  * port lists, the first field in the top bits), params and their errors as messages, compare's
- * messages and their count, get and clear. */
+ * messages and their count, get and clear; the shadow's merged wave (its ring and its stream). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -146,6 +148,96 @@ static void test_messages(void **state) {
   madpost_dpi_dslink_destroy(h);
 }
 
+/* ---- the merged wave: the ring's last 128 compares, the mismatch bit's rise, the stream --------- */
+/* The text of a file (NULL if unreadable); the caller frees it. */
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return NULL;
+  char *t = calloc(1, 1 << 22);
+  const size_t n = t ? fread(t, 1, (1 << 22) - 1, f) : 0;
+  fclose(f);
+  if (t)
+    t[n] = 0;
+  return t;
+}
+
+/* 200 cycles of a model compared with itself, but rx_data_o's bit 0 flipped from cycle 150 on. */
+static void wave_run(void *h) {
+  enum { RX_DATA_LSB = 0 + 2 + 3 };
+  svBitVecVal vin[WORDS] = {0}, vout[WORDS], vreg[WORDS];
+  for (int c = 0; c < 200; c++) {
+    assert_int_equal(madpost_dpi_dslink_eval(h, vin, vout), 0);
+    madpost_dpi_dslink_registers(h, vreg);
+    if (c >= 150)
+      set_bits(vout, RX_DATA_LSB, 1, !bits(vout, RX_DATA_LSB, 1));
+    assert_int_equal(madpost_dpi_dslink_compare(h, c, vout, vreg, 1), c >= 150);
+    madpost_dpi_dslink_clock(h);
+  }
+}
+
+static void test_wave(void **state) {
+  (void)state;
+  char dir[] = "/tmp/test_dpi_wave.XXXXXX", base[64], path[80];
+  assert_non_null(mkdtemp(dir));
+  snprintf(base, sizeof base, "%s/w", dir);
+  void *h = madpost_dpi_dslink_create(NULL);
+  wave_run(h);
+  /* the ring: cycles 72..199, the rise of rx_data_o's mismatch bit at 1500 ns, its marker */
+  assert_int_equal(madpost_dpi_dslink_wave_write(h, base), 128);
+  snprintf(path, sizeof path, "%s.merged.vcd", base);
+  char *vcd = slurp(path);
+  assert_non_null(vcd);
+  CHECKF(strstr(vcd, "$scope module dslink_tb $end\n$var wire 1 ! clk_i $end\n$scope module rtl $end") &&
+             strstr(vcd, "$scope module model $end") && strstr(vcd, "$scope module mismatch $end"),
+         "scopes:\n%.600s", vcd);
+  CHECKF(strstr(vcd, "\n#720\n") && !strstr(vcd, "\n#710\n") && strstr(vcd, "\n#2000\n0!"),
+         "not cycles 72..199");
+  /* mismatch.rx_data_o: the ids are in declaration order, so find it by name */
+  const char *decl = strstr(vcd, "$scope module mismatch $end");
+  const char *rx = decl ? strstr(decl, " rx_data_o $end") : NULL;
+  assert_non_null(rx);
+  char id[8] = "";
+  const char *sp = rx - 1;
+  while (sp > decl && sp[-1] != ' ')
+    sp--;
+  snprintf(id, sizeof id, "%.*s", (int)(rx - sp), sp);
+  char rise[32], before[32];
+  snprintf(rise, sizeof rise, "#1500\n"), snprintf(before, sizeof before, "\n1%s\n", id);
+  const char *at = strstr(vcd, rise), *first = strstr(vcd, before);
+  CHECKF(at && first && first > at && first < strstr(at, "#1505"), "mismatch.rx_data_o (%s) does not rise at 1500", id);
+  free(vcd);
+  snprintf(path, sizeof path, "%s.merged.gtkw", base);
+  char *gtkw = slurp(path);
+  assert_non_null(gtkw);
+  CHECKF(strstr(gtkw, "*-9.000000 1500 1500") && strstr(gtkw, "@28\ndslink_tb.mismatch.any\n[color] 1\n@28\ndslink_tb.mismatch.rx_data_o\n") &&
+             strstr(gtkw, "dslink_tb.rtl.rx_data_o[7:0]\n[color] 2\n@22\ndslink_tb.model.rx_data_o[7:0]\n"),
+         "gtkw:\n%.800s", gtkw);
+  free(gtkw);
+  madpost_dpi_dslink_destroy(h);
+  /* the stream: every cycle from 0, closed by destroy with the clock's fall at 2000 */
+  h = madpost_dpi_dslink_create(NULL);
+  assert_int_equal(madpost_dpi_dslink_wave_open(h, base), 0);
+  wave_run(h);
+  assert_int_equal(madpost_dpi_dslink_wave_write(h, base), 200);
+  madpost_dpi_dslink_destroy(h);
+  snprintf(path, sizeof path, "%s.merged.vcd", base);
+  vcd = slurp(path);
+  assert_non_null(vcd);
+  CHECKF(strstr(vcd, "\n#0\n") && strstr(vcd, "\n#1500\n") && strstr(vcd, "\n#2000\n0!"), "stream");
+  free(vcd);
+  /* a directory that is not there: -1, and a dead model -1 */
+  h = madpost_dpi_dslink_create(NULL);
+  assert_int_equal(madpost_dpi_dslink_wave_open(h, "/nonexistent/dir/w"), -1);
+  madpost_dpi_dslink_destroy(h);
+  h = madpost_dpi_dslink_create("bit_period=0");
+  assert_int_equal(madpost_dpi_dslink_wave_write(h, base), -1);
+  madpost_dpi_dslink_destroy(h);
+  snprintf(path, sizeof path, "%s.merged.vcd", base), remove(path);
+  snprintf(path, sizeof path, "%s.merged.gtkw", base), remove(path);
+  rmdir(dir);
+}
+
 /* ---- params: every bad one a message, the model then dead but callable ------------------------- */
 static void bad_params(const char *params, const char *want) {
   void *h = madpost_dpi_dslink_create(params);
@@ -258,6 +350,7 @@ int main(void) {
       cmocka_unit_test(test_messages),
       cmocka_unit_test(test_params),
       cmocka_unit_test(test_c104_chip_regs),
+      cmocka_unit_test(test_wave),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
