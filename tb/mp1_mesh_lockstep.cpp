@@ -21,6 +21,7 @@
 
 #include "backdoor.h"
 #include "common/bench.h"
+#include "common/mesh_sigs.h"
 #include "common/ports.h"
 #include "lockstep.h"
 #include <madpost/mp1_mesh.h>
@@ -375,37 +376,11 @@ std::vector<Case> directed_cases() {
   return v;
 }
 
-// A node's signals. Its ports are listed here by hand, not generated from a port list: the mesh
-// (rtl/mp1_mesh.sv) shows each chip only through the chip ports it does not wire to a neighbour,
-// packed node by node into one port each, and the C model's per-node structs (mp1_mesh_in_t,
-// mp1_mesh_out_t: chan_dat[8], chan_stop[8]) are cmodel's own, with no list of their own; the
-// registers are the chip's and the planes' lists (tb/common/ports.h).
-std::vector<Sig> node_sigs() {
-  std::vector<Sig> s;
-  for (const char *n : {"pbloop", "inj_dat", "pbi_dat", "rcv_stop", "pbo_stop"})
-    s.push_back({std::string(n) + "_i", std::string(n).find("dat") != std::string::npos ? 3u : 1u, lockstep::kIn});
-  s.push_back({"inj_stop_o", 1, lockstep::kOut});
-  s.push_back({"pbi_stop_o", 1, lockstep::kOut});
-  s.push_back({"rcv_dat_o", 3, lockstep::kOut});
-  s.push_back({"pbo_dat_o", 3, lockstep::kOut});
-  for (uint32_t j = 0; j < 8; j++) {
-    const std::string pj = "p" + std::to_string(j >> 1) + ((j & 1u) ? "_y" : "_x");
-    s.push_back({pj + "out_dat_o", 3, lockstep::kOut});
-    s.push_back({pj + "in_stop_o", 1, lockstep::kOut});
-  }
-  s.push_back({"err_o", 1, lockstep::kOut});
-  PORTS_SIG_REGS(&s, "", MP1_CHIP_REGS);
-#define X(p, k, ...) PORTS_SIG_REGS(&s, #p "_", MP1_PLANE_REGS);
-  MP1_CHIP_PLANE_LIST(X, _)
-#undef X
-  return s;
-}
-
 class Tb : public bench::Run {
  public:
   Tb(const bench::Options &o, VerilatedContext *ctx) : bench::Run("mp1_mesh", o), tr_(&g_), ctx_(ctx) {
     rtl_ = std::make_unique<Vmp1_mesh>(ctx, "mesh");
-    sigs_ = node_sigs();
+    sigs_ = mesh_sigs::node(true);
     inst_.resize(kN);
     for (uint32_t n = 0; n < kN; n++) {
       inst_[n].init("n" + std::to_string(n), &sigs_);
@@ -675,7 +650,7 @@ class Tb : public bench::Run {
     mp1_nic_tx_step(k, stop, c);
   }
 
-  // Every node's values of this cycle, in node_sigs() order (its ports by hand, see there).
+  // Every node's values of this cycle, in mesh_sigs::node() order (its ports by hand, see there).
   void collect() {
     for (uint32_t n = 0; n < kN; n++) {
       ports::Fill f{&inst_[n]};

@@ -4,7 +4,9 @@
 // (cmodel/mp1_mesh.c) wires its chips. Both meshes get the same point-to-point traffic from
 // interfaces of their own (include/madpost/mp1_nic.h); every node's interface and channel
 // outputs are compared each cycle, and the messages each delivers (node, cycles, bytes) must be
-// the same list.
+// the same list. A failing run writes the merged wave of its last cycles (tb/lockstep.h's
+// harness, nodes n0..n15: the SystemC mesh's outputs under rtl, the all-C mesh's under model;
+// docs/waves.md), as does --waves DIR for the whole run.
 #include <ctime>
 #include <cstdio>
 #include <cstdlib>
@@ -13,9 +15,13 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
+
 #include <systemc>
 
 #include "Vmp1_chip.h"
+#include "common/mesh_sigs.h"
+#include "lockstep.h"
 #include "sc/sc_waves.h"
 #include <madpost/madpost_rng.h>
 #include <madpost/mp1_mesh.h>
@@ -38,12 +44,13 @@ struct Opts {
   bool bench = false;
   std::string nodes = "checker";  // which chips are Verilated: checker, all (rtl) or none (c)
   std::string waves;              // directory, empty: none
+  std::string wave_dir = "waves";  // a failure's merged wave (--waves DIR sets it too)
 };
 
 [[noreturn]] void usage(const std::string &msg) {
   std::fprintf(stderr,
                "mp1_mesh_sc: %s\nusage: mp1_mesh_sc [--cycles N] [--seed S] [--rate PER_MILLION] "
-               "[--nodes checker|rtl|c] [--waves DIR] [--bench] [--corrupt CYCLE]\n",
+               "[--nodes checker|rtl|c] [--waves DIR] [--wave-dir DIR] [--bench] [--corrupt CYCLE]\n",
                msg.c_str());
   std::exit(2);
 }
@@ -57,8 +64,9 @@ Opts parse(int argc, char **argv) {
       continue;
     }
     if (i + 1 >= argc) usage("missing value after " + a);
-    if (a == "--waves") {
-      o.waves = argv[++i];
+    if (a == "--waves" || a == "--wave-dir") {
+      o.wave_dir = argv[++i];
+      if (a == "--waves") o.waves = o.wave_dir;
       continue;
     }
     if (a == "--nodes") {
@@ -174,6 +182,11 @@ SC_MODULE(mesh_tb) {
   mp1_mesh_state_t ref{};
   mp1_mesh_next_t ref_nx{};
   Side sc_side, c_side;
+  // Every node's interface and channel pins against the all-C mesh's, through the lockstep
+  // harness: its compare and its ring for the merged wave (outputs only: no registers compared).
+  std::vector<lockstep::Sig> sigs = mesh_sigs::node(false);
+  lockstep::Instance inst[kN];
+  lockstep::Harness h;
   int status = 0;
 
   // Channel j's output chunk and input stop of node n's wires (j = 2p + d).
@@ -209,7 +222,9 @@ SC_MODULE(mesh_tb) {
   }
 
   SC_HAS_PROCESS(mesh_tb);
-  mesh_tb(sc_core::sc_module_name nm, const Opts &op) : sc_core::sc_module(nm), o(op) {
+  mesh_tb(sc_core::sc_module_name nm, const Opts &op) : sc_core::sc_module(nm), o(op), h("mp1_mesh", op.seed, "sc") {
+    for (uint32_t n = 0; n < kN; n++) inst[n].init("n" + std::to_string(n), &sigs), h.add(&inst[n]);
+    h.set_wave_out(o.wave_dir, wave::kVcd);
     cfg.kx = kKx, cfg.ky = kKy, cfg.awf = MP1_AWF, cfg.lean = 1;
     if (mp1_mesh_init(&ref, &ref_nx, cfg)) usage("cannot make the C mesh");
     auto chan_in = [](const char *p) { return p[0] == 'p' && p[1] >= '0' && p[1] <= '3'; };
@@ -250,6 +265,19 @@ SC_MODULE(mesh_tb) {
         out[n].chan_dat[j] = (uint8_t)out_dat(n, j)->read(), out[n].chan_stop[j] = in_stop(n, j)->read();
     }
   }
+  // Node n's values of this cycle into its instance, in mesh_sigs::node() order: the SystemC
+  // mesh's inputs and outputs as rtl, the all-C mesh's as model.
+  void collect(uint32_t n, const mp1_mesh_out_t &s, const mp1_mesh_out_t &c) {
+    ports::Fill f{&inst[n]};
+    const mp1_mesh_in_t &is = sc_side.in[n], &ic = c_side.in[n];
+    f.pair(is.pbloop, ic.pbloop), f.pair(is.inj_dat, ic.inj_dat), f.pair(is.pbi_dat, ic.pbi_dat);
+    f.pair(is.rcv_stop, ic.rcv_stop), f.pair(is.pbo_stop, ic.pbo_stop);
+    f.pair(s.inj_stop, c.inj_stop), f.pair(s.pbi_stop, c.pbi_stop);
+    f.pair(s.rcv_dat, c.rcv_dat), f.pair(s.pbo_dat, c.pbo_dat);
+    for (uint32_t j = 0; j < kChans; j++) f.pair(s.chan_dat[j], c.chan_dat[j]), f.pair(s.chan_stop[j], c.chan_stop[j]);
+    f.pair(s.err, c.err);
+  }
+
   // The first field where node outputs differ, or NULL.
   static const char *differs(const mp1_mesh_out_t &a, const mp1_mesh_out_t &b) {
     if (a.inj_stop != b.inj_stop) return "inj_stop_o";
@@ -286,8 +314,11 @@ SC_MODULE(mesh_tb) {
       if (!o.bench) {
         c_side.inputs(o.rate);
         mp1_mesh_eval(&cfg, &ref, c_side.in, out_c, &ref_nx, nullptr);
-        for (uint32_t n = 0; n < kN && c > 0; n++)
-          if (const char *f = differs(out_s[n], out_c[n])) return fail(c, n, f);
+        for (uint32_t n = 0; n < kN; n++) collect(n, out_s[n], out_c[n]);
+        // Cycle 0's pins are from before the first reset (the RTL's x-initial values).
+        if (c > 0 && h.check(c))
+          for (uint32_t n = 0; n < kN; n++)
+            if (const char *f = differs(out_s[n], out_c[n])) return fail(c, n, f);
         if (c_side.react(out_c, c)) return fail(c, kN, "a malformed message in the C mesh");
         if (c >= kResetCycles) mp1_mesh_clock(&ref, &ref_nx);
       }
@@ -300,6 +331,8 @@ SC_MODULE(mesh_tb) {
   void fail(uint64_t c, uint32_t n, const char *what) {
     std::printf("mp1_mesh_sc: FAIL cycle %llu node %u (%s): %s differs from the all-C mesh\n",
                 (unsigned long long)c, n, n < kN ? (verilated(o, n) ? "Verilated" : "C model") : "-", what);
+    ::mkdir(o.wave_dir.c_str(), 0777);  // the failure's wave directory (exists already: fine)
+    h.fail_waves(c);
     status = 1;
     sc_core::sc_stop();
   }
@@ -347,10 +380,12 @@ int sc_main(int argc, char **argv) {
         tb->taps[4 * n + p]->trace(tf, scope + "p" + std::to_string(p) + "_");
     }
     std::fprintf(stderr, "mp1_mesh_sc: writing %s.vcd\n", base.c_str());
+    if (!o.bench && tb->h.open_merged(o.waves)) return 1;
   }
   const auto t0 = cpu_now();
   sc_core::sc_start();
   const double s = (cpu_now() - t0);
+  tb->h.close();
   if (tf) {
     sc_core::sc_close_vcd_trace_file(tf);
     if (sc_waves::drop_systemc_scope(base + ".vcd")) {

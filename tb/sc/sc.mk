@@ -86,14 +86,18 @@ $(SC_MESH): tb/sc/mp1_mesh_sc.cpp tb/sc/sc_waves.h $(SC_HDRS) $(TB_DEPS) $(MP1_C
 
 # make sc-mesh: demonstration 2, the 4x4 checkerboard of Verilated and C-model chips against the
 # all-C mesh; a short run with every chip an mp1_chip_sc; then a run with one node's reception
-# stopped from cycle 1000, which must fail.
+# stopped from cycle 1000, which must fail and leave the merged wave of its last cycles, checked
+# by scripts/check_waves.sh --log (docs/waves.md).
 SC_MESH_CYCLES ?= 20000
 sc-mesh: $(SC_MESH)
 	$(SC_ENV) $(SC_MESH) --cycles $(SC_MESH_CYCLES) --seed 1
 	$(SC_ENV) $(SC_MESH) --cycles 5000 --seed 2 --nodes c
-	@if $(SC_ENV) $(SC_MESH) --cycles 3000 --corrupt 1000 > $(SC_DIR)/mesh_corrupt.log; then \
+	@rm -rf $(SC_DIR)/mesh-waves-corrupt
+	@if $(SC_ENV) $(SC_MESH) --cycles 3000 --corrupt 1000 --wave-dir $(SC_DIR)/mesh-waves-corrupt \
+	    > $(SC_DIR)/mesh_corrupt.log; then \
 	  echo "sc-mesh: FAIL, the corrupted run passed"; exit 1; \
 	else grep -m1 FAIL $(SC_DIR)/mesh_corrupt.log; echo "sc-mesh: the corrupted run failed, as it must"; fi
+	scripts/check_waves.sh --log $(SC_DIR)/mesh_corrupt.log $(SC_DIR)/mesh-waves-check
 
 # make sc-bench: the demonstrations' speed beside the plain C engine's, into the SystemC section
 # of docs/performance.md (make bench keeps that section; not in make test).
