@@ -120,7 +120,9 @@ parse_line() {
   sig=$(sed -n 's/.* sig=\([^ ]*\) .*/\1/p' <<< "$1")
   rv=$(sed -n 's/.* \(rtl\|dut\)=0x\([0-9a-fA-F]*\) .*/\2/p' <<< "$1")
   mv=$(sed -n 's/.* model=0x\([0-9a-fA-F]*\).*/\1/p' <<< "$1")
-  [ -n "$blk" ] && [ -n "$cyc" ] && [ -n "$sig" ] && [ -n "$rv" ] && [ -n "$mv" ] || fail "cannot parse: $1"
+  if [ -z "$blk" ] || [ -z "$cyc" ] || [ -z "$sig" ] || [ -z "$rv" ] || [ -z "$mv" ]; then
+    fail "cannot parse: $1"
+  fi
 }
 
 # check_run FORMAT LOG: the file the run printed, in FORMAT, checked (an FST file through fst2vcd).
