@@ -23,6 +23,7 @@ $(foreach b,$(SC_BLOCKS),$(eval $(call sc_pins_rule,$(b))))
 SC_VL_INC := -isystem /usr/share/verilator/include -isystem /usr/share/verilator/include/vltstd \
              $(foreach b,$(SC_BLOCKS),-isystem $(SC_DIR)/pins/$(b))
 $(SC_DIR)/pins/pins_match.ok: tests/sc/pins_match.cpp tb/sc/dslink_sc.cpp tb/sc/mp1_mesh_sc.cpp tb/sc/sc_waves.h \
+                              $(wildcard tb/*.h tb/common/*.h) \
                               $(SC_HDRS) $(CMODEL_HDR) $(foreach b,$(SC_BLOCKS),$(SC_DIR)/pins/$(b)/V$(b).h)
 	$(SC_CXX) -fsyntax-only $(SC_VL_INC) $<
 	$(SC_CXX) -fsyntax-only -Itb $(SC_VL_INC) tb/sc/dslink_sc.cpp
