@@ -23,6 +23,7 @@
 
 #include "common/ports.h"
 #include "lockstep.h"
+#include "sc/sc_opts.h"
 #include "sc/sc_waves.h"
 
 static_assert(dslink_sc::pins_match<Vdslink>(), "dslink_sc is pin-compatible with Vdslink");
@@ -32,45 +33,16 @@ namespace {
 // Seconds of this process's CPU time: speeds measured on a shared machine.
 double cpu_now() { return (double)std::clock() / CLOCKS_PER_SEC; }
 
-struct Opts {
-  uint64_t cycles = 40000, seed = 1, corrupt = 0;
-  std::string waves;  // directory, empty: none
-  std::string wave_dir = "waves";  // a failure's merged wave (--waves DIR sets it too)
-  bool bench = false;
-};
-
-[[noreturn]] void usage(const char *msg) {
-  std::fprintf(stderr,
-               "dslink_sc: %s\nusage: dslink_sc [--cycles N] [--seed S] [--waves DIR] [--wave-dir DIR] "
-               "[--bench] [--corrupt CYCLE]\n",
-               msg);
-  std::exit(2);
-}
+// The options (tb/sc/sc_opts.h); this demo has none of its own.
+using Opts = madpost_sc::DemoOpts;
+constexpr const char *kUsage = "[--cycles N] [--seed S] [--waves DIR] [--wave-dir DIR] [--bench] [--corrupt CYCLE]";
 
 Opts parse(int argc, char **argv) {
   Opts o;
-  for (int i = 1; i < argc; i++) {
-    const std::string a = argv[i];
-    if (a == "--bench") {
-      o.bench = true;
-      continue;
-    }
-    if (i + 1 >= argc) usage(("missing value after " + a).c_str());
-    const char *v = argv[++i];
-    char *end;
-    const unsigned long long n = std::strtoull(v, &end, 10);
-    if (a == "--waves" || a == "--wave-dir") {
-      o.wave_dir = v;
-      if (a == "--waves") o.waves = v;
-      continue;
-    }
-    if (!*v || *end) usage(("not a number: " + std::string(v)).c_str());
-    if (a == "--cycles") o.cycles = n;
-    else if (a == "--seed") o.seed = n;
-    else if (a == "--corrupt") o.corrupt = n;
-    else usage(("unknown option " + a).c_str());
-  }
-  if (o.cycles < 1000) usage("--cycles must be at least 1000 (the link starts in about 400)");
+  o.cycles = 40000;
+  madpost_sc::demo_parse(argc, argv, "dslink_sc", kUsage, &o, [](const std::string &, const char *) { return false; });
+  if (o.cycles < 1000)
+    madpost_sc::demo_usage("dslink_sc", kUsage, "--cycles must be at least 1000 (the link starts in about 400)");
   return o;
 }
 

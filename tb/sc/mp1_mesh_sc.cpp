@@ -7,6 +7,7 @@
 // the same list. A failing run writes the merged wave of its last cycles (tb/lockstep.h's
 // harness, nodes n0..n15: the SystemC mesh's outputs under rtl, the all-C mesh's under model;
 // docs/waves.md), as does --waves DIR for the whole run.
+#include <algorithm>
 #include <ctime>
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +23,7 @@
 #include "Vmp1_chip.h"
 #include "common/mesh_sigs.h"
 #include "lockstep.h"
+#include "sc/sc_opts.h"
 #include "sc/sc_waves.h"
 #include <madpost/madpost_rng.h>
 #include <madpost/mp1_mesh.h>
@@ -38,51 +40,30 @@ double cpu_now() { return (double)std::clock() / CLOCKS_PER_SEC; }
 constexpr uint32_t kKx = 4, kKy = 4, kN = kKx * kKy, kChans = MP1_MESH_CHANS;
 constexpr uint64_t kResetCycles = 2;  // rst_ni low over the first rising edges
 
-struct Opts {
-  uint64_t cycles = 6000, seed = 1, corrupt = 0;
-  uint32_t rate = 10000;  // new messages per node per million cycles
-  bool bench = false;
+// The options: the demos' (tb/sc/sc_opts.h) and this one's --rate and --nodes.
+struct Opts : madpost_sc::DemoOpts {
+  uint32_t rate = 10000;          // new messages per node per million cycles
   std::string nodes = "checker";  // which chips are Verilated: checker, all (rtl) or none (c)
-  std::string waves;              // directory, empty: none
-  std::string wave_dir = "waves";  // a failure's merged wave (--waves DIR sets it too)
 };
+constexpr const char *kUsage =
+    "[--cycles N] [--seed S] [--rate PER_MILLION] [--nodes checker|rtl|c] [--waves DIR] [--wave-dir DIR] "
+    "[--bench] [--corrupt CYCLE]";
 
-[[noreturn]] void usage(const std::string &msg) {
-  std::fprintf(stderr,
-               "mp1_mesh_sc: %s\nusage: mp1_mesh_sc [--cycles N] [--seed S] [--rate PER_MILLION] "
-               "[--nodes checker|rtl|c] [--waves DIR] [--wave-dir DIR] [--bench] [--corrupt CYCLE]\n",
-               msg.c_str());
-  std::exit(2);
-}
+[[noreturn]] void usage(const std::string &msg) { madpost_sc::demo_usage("mp1_mesh_sc", kUsage, msg); }
 
 Opts parse(int argc, char **argv) {
   Opts o;
-  for (int i = 1; i < argc; i++) {
-    const std::string a = argv[i];
-    if (a == "--bench") {
-      o.bench = true;
-      continue;
-    }
-    if (i + 1 >= argc) usage("missing value after " + a);
-    if (a == "--waves" || a == "--wave-dir") {
-      o.wave_dir = argv[++i];
-      if (a == "--waves") o.waves = o.wave_dir;
-      continue;
-    }
+  o.cycles = 6000;
+  madpost_sc::demo_parse(argc, argv, "mp1_mesh_sc", kUsage, &o, [&o](const std::string &a, const char *v) {
     if (a == "--nodes") {
-      o.nodes = argv[++i];
+      o.nodes = v;
       if (o.nodes != "checker" && o.nodes != "rtl" && o.nodes != "c") usage("--nodes checker|rtl|c");
-      continue;
+      return true;
     }
-    char *end;
-    const unsigned long long n = std::strtoull(argv[++i], &end, 10);
-    if (!*argv[i] || *end) usage("not a number: " + std::string(argv[i]));
-    if (a == "--cycles") o.cycles = n;
-    else if (a == "--seed") o.seed = n;
-    else if (a == "--rate") o.rate = (uint32_t)n;
-    else if (a == "--corrupt") o.corrupt = n;
-    else usage("unknown option " + a);
-  }
+    if (a != "--rate") return false;
+    o.rate = (uint32_t)std::min<uint64_t>(madpost_sc::demo_number("mp1_mesh_sc", kUsage, v), 1000001);
+    return true;
+  });
   if (o.cycles < 100 || o.rate > 1000000) usage("--cycles at least 100, --rate at most 1000000");
   return o;
 }

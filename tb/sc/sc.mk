@@ -22,7 +22,7 @@ $(foreach b,$(SC_BLOCKS),$(eval $(call sc_pins_rule,$(b))))
 # Verilator builds take Verilator's flags).
 SC_VL_INC := -isystem /usr/share/verilator/include -isystem /usr/share/verilator/include/vltstd \
              $(foreach b,$(SC_BLOCKS),-isystem $(SC_DIR)/pins/$(b))
-$(SC_DIR)/pins/pins_match.ok: tests/sc/pins_match.cpp tb/sc/dslink_sc.cpp tb/sc/mp1_mesh_sc.cpp tb/sc/sc_waves.h \
+$(SC_DIR)/pins/pins_match.ok: tests/sc/pins_match.cpp tb/sc/dslink_sc.cpp tb/sc/mp1_mesh_sc.cpp tb/sc/sc_waves.h tb/sc/sc_opts.h \
                               $(wildcard tb/*.h tb/common/*.h) \
                               $(SC_HDRS) $(CMODEL_HDR) $(foreach b,$(SC_BLOCKS),$(SC_DIR)/pins/$(b)/V$(b).h)
 	$(SC_CXX) -fsyntax-only $(SC_VL_INC) $<
@@ -62,7 +62,7 @@ define sc_vl_build
 endef
 
 SC_DSLINK := $(SC_DIR)/dslink/Vdslink
-$(SC_DSLINK): tb/sc/dslink_sc.cpp tb/sc/sc_waves.h $(SC_HDRS) $(TB_DEPS) $(DSLINK_RTL)
+$(SC_DSLINK): tb/sc/dslink_sc.cpp tb/sc/sc_waves.h tb/sc/sc_opts.h $(SC_HDRS) $(TB_DEPS) $(DSLINK_RTL)
 	$(call sc_vl_build,Vdslink,$(DSLINK_TOP),$(@D),$(addprefix $(CURDIR)/,$(DSLINK_RTL)),tb/sc/dslink_sc.cpp,)
 
 # make sc-dslink: demonstration 1 and 3. The check run with waves (their .gtkw must fit the VCD,
@@ -82,7 +82,7 @@ sc-dslink: $(SC_DSLINK)
 	scripts/check_waves.sh --log $(SC_DIR)/dslink_corrupt.log $(SC_DIR)/waves-check
 
 SC_MESH := $(SC_DIR)/mp1_chip/Vmp1_chip
-$(SC_MESH): tb/sc/mp1_mesh_sc.cpp tb/sc/sc_waves.h $(SC_HDRS) $(TB_DEPS) $(MP1_CHIP_RTL)
+$(SC_MESH): tb/sc/mp1_mesh_sc.cpp tb/sc/sc_waves.h tb/sc/sc_opts.h $(SC_HDRS) $(TB_DEPS) $(MP1_CHIP_RTL)
 	$(call sc_vl_build,Vmp1_chip,$(MP1_CHIP_TOP),$(@D),$(addprefix $(CURDIR)/,$(MP1_CHIP_RTL)),tb/sc/mp1_mesh_sc.cpp,$(mp1_chip.vflags))
 
 # make sc-mesh: demonstration 2, the 4x4 checkerboard of Verilated and C-model chips against the
