@@ -363,6 +363,57 @@ mutants-$(1): $$($(1).mut_bin)
 	@$$(call id_cases,$$<,$(1)); $(if $($(1).mut_min),MUT_MIN=$($(1).mut_min) )scripts/mutants.sh $$< $$($(1).mut_list) $(subst -,_,$(1)) "$$$${runs[@]}" $$($(1).mut_runs)
 endef
 
+# Gate-level lockstep (tb/README.md "Gate-level lockstep"), for each block whose .mk sets
+# BLOCK.gate = yes: Yosys synthesises the default build's RTL flattened (synth -flatten), with the
+# parameters its vflags give Verilator (-GName=V becomes chparam), into build/gate/BLOCK/netlist.v
+# (write_verilog -noattr); the block's own bench, built with that netlist for the RTL (its cflags:
+# the dbg_*_o ports, ports of the netlist too, are compared where the RTL has them) into
+# build/gate/BLOCK/vl/, runs every case it lists but the seeded ones, the skipped ones and
+# BLOCK.gate_skip, then BLOCK.gate_runs, each with +no_backdoor: a flattened netlist has no
+# registers under the names the benches write by VPI (tb/backdoor.h). gate-mutant-BLOCK does the
+# same with the synthesis of the RTL with hand-written mutant BLOCK.gate_mutant (tools/mutgen
+# --fixed), into build/gate/BLOCK_mut/, and passes only if a run fails (exit 1).
+# $(call gate_build,BLOCK,DIR,RTL,DEPS): DIR/netlist.v from RTL, and the bench built with it.
+define gate_build
+$(2)/config.stamp: STAMP = $$($(1).top) $(3) $$($(1).vflags)
+$(2)/netlist.v: $(2)/config.stamp $(3) $(4)
+	@echo "== yosys: synth -flatten -top $$($(1).top) into $$@"
+	@date +%s.%N > $$(@D)/start.sec
+	@yosys -q -l $$(@D)/yosys.log -p "read_verilog -sv $(3); $$(call gate_chparam,$$($(1).vflags),$$($(1).top)) \
+	  synth -flatten -top $$($(1).top); tee -q -o $$(@D)/stat.txt stat; write_verilog -noattr $$@" \
+	  || { rm -f $$@; tail -20 $$(@D)/yosys.log; exit 1; }
+	@echo "gate: $$@: $$$$(awk '/Number of cells/ {n=$$$$4} END {print n}' $$(@D)/stat.txt) cells, yosys $$$$(awk \
+	  -v s=$$$$(cat $$(@D)/start.sec) -v e=$$$$(date +%s.%N) 'BEGIN { printf "%.1f", e - s }') s"
+$(2)/vl/$($(1).prefix): $(2)/netlist.v $$($(1).tb) $$($(1).deps) $$(TB_DEPS)
+	@mkdir -p $$(@D); date +%s.%N > $$(@D)/start.sec
+	$$(call vl_build,$$($(1).prefix),$$($(1).top),$$(@D),$$(CURDIR)/$$<,$$($(1).tb),$$(GATE_VFLAGS),$$($(1).cflags))
+	@echo "gate: $$@: verilator $$$$(awk -v s=$$$$(cat $$(@D)/start.sec) -v e=$$$$(date +%s.%N) 'BEGIN { printf "%.1f", e - s }') s"
+endef
+# $(call gate_rules,BLOCK): the netlist's and the mutant netlist's builds, gate-BLOCK, gate-mutant-BLOCK.
+define gate_rules
+$(call gate_build,$(1),$(BUILD)/gate/$(1),$$($(1).rtl))
+$(BUILD)/gate/$(1)_mut/rtl.stamp: $$($(1).mutants) $$($(1).rtl) $(BUILD)/mutgen
+	@mkdir -p $$(@D)/rtl
+	$(BUILD)/mutgen --fixed $$($(1).gate_mutant) $$($(1).mutants) $$(@D)/rtl $$($(1).rtl)
+	@touch $$@
+$$(addprefix $(BUILD)/gate/$(1)_mut/rtl/,$$(notdir $$($(1).rtl))): $(BUILD)/gate/$(1)_mut/rtl.stamp ;
+$(call gate_build,$(1),$(BUILD)/gate/$(1)_mut,$$(addprefix $(BUILD)/gate/$(1)_mut/rtl/,$$(notdir $$($(1).rtl))),$(BUILD)/gate/$(1)_mut/rtl.stamp)
+gate-$(1): $(BUILD)/gate/$(1)/vl/$($(1).prefix)
+	@set -e; $$(call id_cases,$$<,$(1),$$($(1).gate_skip)); for r in "$$$${runs[@]}" $$($(1).gate_runs); do $$< $$$$r +no_backdoor; done
+gate-mutant-$(1): $(BUILD)/gate/$(1)_mut/vl/$($(1).prefix)
+	@$$(call id_cases,$$<,$(1),$$($(1).gate_skip)); scripts/gate_mutant.sh $$< $$($(1).mutants) $$($(1).gate_mutant) \
+	  "$$$${runs[@]}" $$($(1).gate_runs)
+endef
+# The Yosys chparam commands for the -GName=VALUE of a Verilator option list, on module TOP.
+gate_chparam = $(foreach g,$(filter -G%,$(1)),chparam -set $(subst =, ,$(patsubst -G%,%,$(subst \,,$(g)))) $(2);)
+# Netlist builds: the slow (constructor) files at -O0, the rest at -O1 (half the build time,
+# the runs as fast).
+GATE_VFLAGS := -MAKEFLAGS "OPT_SLOW=-O0 OPT_FAST=-O1"
+# The gate runs' seeds (each .mk sets its cycles: BLK_GATE_CYCLES): seconds of running in make test.
+GATE_SEEDS       ?= 1 2
+GATE_FAULT_SEEDS ?= 3
+GATE_BLOCKS = $(foreach b,$(BLOCKS),$(if $(filter yes,$($(b).gate)),$(b)))
+
 # $(call block_rules,BLOCK): lint of every parameter set, synthesis, coverage.
 define block_rules
 lint-$(1): $(foreach v,$($(1).variants),$(if $($(1)-$(v).build),,lint-$(1)-$(v)))
@@ -400,6 +451,7 @@ $(foreach i,$(BUILD_IDS),$(eval $(call build_rules,$(i))))
 $(foreach i,$(BUILD_IDS),$(if $($(i).build),,$(eval $(call vl_build_rules,$(i)))))
 $(foreach i,$(BUILD_IDS),$(if $($(i).ports),$(eval $(call ports_rules,$(i)))))
 $(foreach i,$(BUILD_IDS),$(if $($(i).mutants),$(eval $(call mutant_rules,$(i)))))
+$(foreach b,$(GATE_BLOCKS),$(eval $(call gate_rules,$(b))))
 # The SystemC layer (docs/systemc.md): make sc-modules, sc-dslink, sc-mesh, sc-bench.
 include tb/sc/sc.mk
 

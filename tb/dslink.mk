@@ -58,3 +58,12 @@ dslink-bp3.runs   = $(call dslink_runs,$(DSLINK_BP3_SEEDS),$(DSLINK_BP3_FAULT_SE
 dslink.ymut_mod  = $(DSLINK_TOP)
 dslink.ymut_mods = dslink dslink_fsm dslink_rx dslink_tx dslink_fifo
 dslink.ymut_rtl  = $(DSLINK_RTL)
+
+# Gate level (make gate-dslink, gate-mutant-dslink: the Makefile's gate_rules): the netlist of
+# synth -flatten in this bench, every case but counters (it writes the counters by name, which a
+# flattened netlist does not keep), short seeded runs; mutant 1 (parity) must be caught.
+DSLINK_GATE_CYCLES ?= 100000
+dslink.gate        = yes
+dslink.gate_skip   = counters
+dslink.gate_runs   = $(call dslink_runs,$(GATE_SEEDS),$(GATE_FAULT_SEEDS),$(DSLINK_GATE_CYCLES))
+dslink.gate_mutant = 1

@@ -1,6 +1,8 @@
 /* Mutant generator: writes copies of RTL files in which each mutation point of a mutant list is
  * wrapped as ((madpost_mut == K) ? (mutated) : (original)), with madpost_mut read from the plusarg
  * +mutant=K. One Verilator build then serves every mutant; K = 0 is the unmutated design.
+ * With --fixed K the selector is the constant K instead (a localparam, which synthesis folds: the
+ * gate-level lockstep's mutant netlist, Makefile gate_rules).
  * List format, one mutant per line: file @@ original text @@ mutated expression @@ description.
  * The original text must occur exactly once in the file; the expression it replaces is either the
  * whole text or the part marked @{ ... }@ inside it (the rest being context for uniqueness). */
@@ -139,14 +141,18 @@ static const char *header_end(const char *src) {
   return hdr_end;
 }
 
-/* src with its k mutants wrapped and the selector inserted after the header at ins, to o. */
-static void write_mutated(FILE *o, const char *src, const mutant_t *here, int k, size_t ins) {
+/* src with its k mutants wrapped and the selector inserted after the header at ins, to o; the
+   selector is the plusarg, or the constant fixed when fixed >= 0. */
+static void write_mutated(FILE *o, const char *src, const mutant_t *here, int k, size_t ins, int fixed) {
   size_t at = 0;
   for (int i = 0; i <= k; i++) {
     size_t stop = i < k ? here[i].pos : strlen(src);
     if (ins >= at && ins <= stop) {
       fwrite(src + at, 1, ins - at, o);
-      fputs("\n  int unsigned madpost_mut;\n  initial begin\n"
+      if (fixed >= 0)
+        fprintf(o, "\n  localparam int unsigned madpost_mut = %d;\n", fixed);
+      else
+        fputs("\n  int unsigned madpost_mut;\n  initial begin\n"
             "    if (!$value$plusargs(\"mutant=%d\", madpost_mut)) madpost_mut = 0;\n  end\n",
             o);
       at = ins;
@@ -162,7 +168,7 @@ static void write_mutated(FILE *o, const char *src, const mutant_t *here, int k,
 
 /* One RTL file's mutated copy in outdir; the number of mutants it holds, or after a message -1
    (bad input) or -2 (the copy could not be written). */
-static int mutate_file(const char *path, const char *outdir, const mutant_t *m, int n) {
+static int mutate_file(const char *path, const char *outdir, const mutant_t *m, int n, int fixed) {
   const char *name = mutgen_base_name(path);
   char *src = mutgen_slurp("mutgen", path);
   mutant_t *here = malloc(MAX_MUT * sizeof *here);
@@ -185,7 +191,7 @@ static int mutate_file(const char *path, const char *outdir, const mutant_t *m, 
     fprintf(stderr, "mutgen: cannot write %s\n", out);
     return -1;
   }
-  write_mutated(o, src, here, k, k ? (size_t)(hdr_end - src) + 2 : (size_t)-1);
+  write_mutated(o, src, here, k, k ? (size_t)(hdr_end - src) + 2 : (size_t)-1, fixed);
   /* in this order: ferror on a closed stream is undefined (the operands of | have none) */
   const int werr = ferror(o);
   if (fclose(o) || werr) {
@@ -198,17 +204,32 @@ static int mutate_file(const char *path, const char *outdir, const mutant_t *m, 
 }
 
 int main(int argc, char **argv) {
+  int fixed = -1;
+  if (argc > 2 && strcmp(argv[1], "--fixed") == 0) {
+    char *end;
+    const long v = strtol(argv[2], &end, 10);
+    if (*argv[2] == '\0' || *end != '\0' || v < 1 || v > MAX_MUT) {
+      fprintf(stderr, "mutgen: --fixed takes a mutant number 1..%d, not '%s'\n", MAX_MUT, argv[2]);
+      return 2;
+    }
+    fixed = (int)v;
+    argc -= 2, argv += 2;
+  }
   if (argc < 4) {
-    fprintf(stderr, "usage: mutgen LIST OUTDIR RTL_FILES...\n");
+    fprintf(stderr, "usage: mutgen [--fixed K] LIST OUTDIR RTL_FILES...\n");
     return 2;
   }
   static mutant_t m[MAX_MUT];
   const int n = read_list(argv[1], m);
   if (n < 0)
     return 2;
+  if (fixed > n) {
+    fprintf(stderr, "mutgen: --fixed %d, but the list has %d mutants\n", fixed, n);
+    return 2;
+  }
   int used = 0;
   for (int a = 3; a < argc; a++) {
-    const int k = mutate_file(argv[a], argv[2], m, n);
+    const int k = mutate_file(argv[a], argv[2], m, n, fixed);
     if (k < 0)
       return k == -2 ? 1 : 2; /* a failed write is not a usage error */
     used += k;
@@ -217,6 +238,6 @@ int main(int argc, char **argv) {
     fprintf(stderr, "mutgen: %d mutants name files that were not given\n", n - used);
     return 2;
   }
-  printf("mutgen: %d mutants written to %s\n", n, argv[2]);
+  printf("mutgen: %d mutants written to %s%s\n", n, argv[2], fixed >= 0 ? " (one selected)" : "");
   return fflush(stdout) || ferror(stdout) ? 1 : 0;
 }
