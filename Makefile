@@ -48,6 +48,9 @@ help:
 	@echo "make test-ID    one build's lockstep: every case its bench lists (--list), then its seeded"
 	@echo "                runs; ID is a block or block-variant, e.g. test-dslink, test-mp1_rm-awf2,"
 	@echo "                test-mp1_mesh-torus, test-c104-b32 (lockstep-ID: only build it)"
+	@echo "make test-gate  gate-level lockstep: each block's Yosys netlist (synth -flatten) in its bench,"
+	@echo "                against the C model, and a mutant's netlist, which must fail: $(GATE_BLOCKS)"
+	@echo "                (gate-BLK, gate-mutant-BLK: one block's; into build/gate/BLK/)"
 	@echo "make mutants-ID its RTL mutants, every one must be killed: $(strip $(foreach i,$(BUILD_IDS),$(if $($(i).mutants),$(i))))"
 	@echo "make lint-BLK|synth-BLK|ports-BLK   one block's lint (every variant), synthesis or port check"
 	@echo "                (lint-ID, ports-ID: one variant's, e.g. ports-mp1_rm-awf2)"
@@ -373,7 +376,8 @@ endef
 # registers under the names the benches write by VPI (tb/backdoor.h). gate-mutant-BLOCK does the
 # same with the synthesis of the RTL with hand-written mutant BLOCK.gate_mutant (tools/mutgen
 # --fixed), into build/gate/BLOCK_mut/, and passes only if a run fails (exit 1).
-# $(call gate_build,BLOCK,DIR,RTL,DEPS): DIR/netlist.v from RTL, and the bench built with it.
+# $(call gate_build,BLOCK,DIR,RTL,DEPS,NET): DIR/netlist.v from RTL, and the bench built with the
+# Verilog files NET (that netlist, or a user's: GATE_NETLIST) into DIR/vl/.
 define gate_build
 $(2)/config.stamp: STAMP = $$($(1).top) $(3) $$($(1).vflags)
 $(2)/netlist.v: $(2)/config.stamp $(3) $(4)
@@ -384,20 +388,21 @@ $(2)/netlist.v: $(2)/config.stamp $(3) $(4)
 	  || { rm -f $$@; tail -20 $$(@D)/yosys.log; exit 1; }
 	@echo "gate: $$@: $$$$(awk '/Number of cells/ {n=$$$$4} END {print n}' $$(@D)/stat.txt) cells, yosys $$$$(awk \
 	  -v s=$$$$(cat $$(@D)/start.sec) -v e=$$$$(date +%s.%N) 'BEGIN { printf "%.1f", e - s }') s"
-$(2)/vl/$($(1).prefix): $(2)/netlist.v $$($(1).tb) $$($(1).deps) $$(TB_DEPS)
-	@mkdir -p $$(@D); date +%s.%N > $$(@D)/start.sec
-	$$(call vl_build,$$($(1).prefix),$$($(1).top),$$(@D),$$(CURDIR)/$$<,$$($(1).tb),$$(GATE_VFLAGS),$$($(1).cflags))
+$(2)/vl/config.stamp: STAMP = $$($(1).top) $(5) $$($(1).cflags)
+$(2)/vl/$($(1).prefix): $(2)/vl/config.stamp $(5) $$($(1).tb) $$($(1).deps) $$(TB_DEPS)
+	@date +%s.%N > $$(@D)/start.sec
+	$$(call vl_build,$$($(1).prefix),$$($(1).top),$$(@D),$$(abspath $(5)),$$($(1).tb),$$(GATE_VFLAGS),$$($(1).cflags))
 	@echo "gate: $$@: verilator $$$$(awk -v s=$$$$(cat $$(@D)/start.sec) -v e=$$$$(date +%s.%N) 'BEGIN { printf "%.1f", e - s }') s"
 endef
 # $(call gate_rules,BLOCK): the netlist's and the mutant netlist's builds, gate-BLOCK, gate-mutant-BLOCK.
 define gate_rules
-$(call gate_build,$(1),$(BUILD)/gate/$(1),$$($(1).rtl))
+$(call gate_build,$(1),$(BUILD)/gate/$(1),$$($(1).rtl),,$$(or $$(GATE_NETLIST),$(BUILD)/gate/$(1)/netlist.v))
 $(BUILD)/gate/$(1)_mut/rtl.stamp: $$($(1).mutants) $$($(1).rtl) $(BUILD)/mutgen
 	@mkdir -p $$(@D)/rtl
 	$(BUILD)/mutgen --fixed $$($(1).gate_mutant) $$($(1).mutants) $$(@D)/rtl $$($(1).rtl)
 	@touch $$@
 $$(addprefix $(BUILD)/gate/$(1)_mut/rtl/,$$(notdir $$($(1).rtl))): $(BUILD)/gate/$(1)_mut/rtl.stamp ;
-$(call gate_build,$(1),$(BUILD)/gate/$(1)_mut,$$(addprefix $(BUILD)/gate/$(1)_mut/rtl/,$$(notdir $$($(1).rtl))),$(BUILD)/gate/$(1)_mut/rtl.stamp)
+$(call gate_build,$(1),$(BUILD)/gate/$(1)_mut,$$(addprefix $(BUILD)/gate/$(1)_mut/rtl/,$$(notdir $$($(1).rtl))),$(BUILD)/gate/$(1)_mut/rtl.stamp,$(BUILD)/gate/$(1)_mut/netlist.v)
 gate-$(1): $(BUILD)/gate/$(1)/vl/$($(1).prefix)
 	@set -e; $$(call id_cases,$$<,$(1),$$($(1).gate_skip)); for r in "$$$${runs[@]}" $$($(1).gate_runs); do $$< $$$$r +no_backdoor; done
 gate-mutant-$(1): $(BUILD)/gate/$(1)_mut/vl/$($(1).prefix)
@@ -412,7 +417,7 @@ GATE_VFLAGS := -MAKEFLAGS "OPT_SLOW=-O0 OPT_FAST=-O1"
 # The gate runs' seeds (each .mk sets its cycles: BLK_GATE_CYCLES): seconds of running in make test.
 GATE_SEEDS       ?= 1 2
 GATE_FAULT_SEEDS ?= 3
-GATE_BLOCKS = $(foreach b,$(BLOCKS),$(if $(filter yes,$($(b).gate)),$(b)))
+GATE_BLOCKS = $(strip $(foreach b,$(BLOCKS),$(if $(filter yes,$($(b).gate)),$(b))))
 
 # $(call block_rules,BLOCK): lint of every parameter set, synthesis, coverage.
 define block_rules
@@ -452,6 +457,7 @@ $(foreach i,$(BUILD_IDS),$(if $($(i).build),,$(eval $(call vl_build_rules,$(i)))
 $(foreach i,$(BUILD_IDS),$(if $($(i).ports),$(eval $(call ports_rules,$(i)))))
 $(foreach i,$(BUILD_IDS),$(if $($(i).mutants),$(eval $(call mutant_rules,$(i)))))
 $(foreach b,$(GATE_BLOCKS),$(eval $(call gate_rules,$(b))))
+test-gate: $(foreach b,$(GATE_BLOCKS),gate-$(b) gate-mutant-$(b))
 # The SystemC layer (docs/systemc.md): make sc-modules, sc-dslink, sc-mesh, sc-bench.
 include tb/sc/sc.mk
 
@@ -640,6 +646,8 @@ TEST_PARTS := \
   mp1_awf2:lockstep:test-mp1_plane-awf2   mp1_rm:lockstep:test-mp1_rm \
   mp1_awf2:lockstep:test-mp1_rm-awf2      mp1_chip:synth:synth-mp1_chip \
   mp1_plane:synth:synth-mp1_plane         mp1_rm:synth:synth-mp1_rm   dslink:synth:synth-dslink \
+  mp1_rm:gate:gate-mp1_rm                 mp1_rm:gate:gate-mutant-mp1_rm \
+  dslink:gate:gate-dslink                 dslink:gate:gate-mutant-dslink \
   dslink:unit:unit-dslink           dslink:unit:unit-dslink_figures   mp1_rm:unit:unit-mp1_rm \
   mp1_mesh:unit:unit-mp1_mesh       mp1_sim:unit:unit-mp1_sim         mp1_sim:unit:unit-net_traffic \
   c104:unit:unit-c104               c104_net:unit:unit-c104_net       t9k_node:unit:unit-t9k_node \
@@ -692,7 +700,8 @@ $(foreach a,$(ALIASES),$(eval $(word 1,$(subst :, ,$(a))): $(subst +, ,$(word 2,
 
 .PHONY: test-waves $(foreach i,$(BUILD_IDS),lockstep-$(i) test-$(i) lint-$(i) $(if $($(i).ports),ports-$(i)) \
           $(if $($(i).mutants),mutants-$(i))) \
-        $(foreach b,$(BLOCKS),coverage-$(b) $(if $($(b).synth),synth-$(b))) $(foreach a,$(ALIASES),$(word 1,$(subst :, ,$(a))))
+        $(foreach b,$(BLOCKS),coverage-$(b) $(if $($(b).synth),synth-$(b))) \
+        test-gate $(foreach b,$(GATE_BLOCKS),gate-$(b) gate-mutant-$(b)) $(foreach a,$(ALIASES),$(word 1,$(subst :, ,$(a))))
 
 clean:
 	rm -rf $(BUILD) waves/*.vcd waves/*.fst waves/*.gtkw

@@ -5,7 +5,7 @@
 # usage: test_report.sh LOGDIR BLOCK:PART:TARGET ...
 set -uo pipefail
 dir=$1; shift
-parts=(unit lint synth ports lockstep mutants waves fuzz systemc paper)
+parts=(unit lint synth ports lockstep mutants gate waves fuzz systemc paper)
 # A part no column names yet (install, ...) gets a column of its own after these.
 for spec in "$@"; do
   IFS=: read -r _ part _ <<<"$spec"

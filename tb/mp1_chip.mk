@@ -35,3 +35,11 @@ mp1_chip.ymut_mod  = $(MP1_CHIP_TOP)
 mp1_chip.ymut_mods = mp1_chip mp1_rr_arb mp1_inj
 mp1_chip.ymut_rtl  = $(MP1_CHIP_RTL)
 mp1_chip.ymut_wp   = parameter int AWF = 1
+
+# Gate level (make gate-mp1_chip, gate-mutant-mp1_chip: the Makefile's gate_rules): the netlist of
+# synth -flatten in this bench, every case, short random runs (+no_backdoor: see tb/mp1_rm.mk);
+# mutant 1 (a reception owner never releases) must be caught.
+MP1_CHIP_GATE_CYCLES ?= 20000
+mp1_chip.gate        = yes
+mp1_chip.gate_runs   = $(call mp1_runs,$(GATE_SEEDS),$(MP1_CHIP_GATE_CYCLES))
+mp1_chip.gate_mutant = 1

@@ -57,3 +57,11 @@ mp1_rm.ymut_mod  = $(MP1_RM_TOP)
 mp1_rm.ymut_mods = mp1_rm mp1_rm_copy
 mp1_rm.ymut_rtl  = $(MP1_RM_RTL)
 mp1_rm.ymut_wp   = parameter int AWF = 1
+
+# Gate level (make gate-mp1_rm, gate-mutant-mp1_rm: the Makefile's gate_rules): the netlist of
+# synth -flatten in this bench, every case, short random runs (+no_backdoor: the counters are not
+# walked, a flattened netlist does not keep their names); mutant 1 (plane direction) must be caught.
+MP1_RM_GATE_CYCLES ?= 100000
+mp1_rm.gate        = yes
+mp1_rm.gate_runs   = $(call mp1_runs,$(GATE_SEEDS),$(MP1_RM_GATE_CYCLES))
+mp1_rm.gate_mutant = 1
