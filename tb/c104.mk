@@ -67,3 +67,13 @@ c104.ymut_mods = c104 c104_cfg c104_slice c104_arb
 c104.ymut_rtl  = $(C104_RTL)
 c104.ymut_set  = chparam -set TokPorts 32'hFFFFFFF0 $(C104_TOP)
 c104.ymut_wp   = parameter logic [31:0] TokPorts = 32'h0
+
+# Gate level (the Makefile's gate_rules): the netlist of synth -flatten at TokPorts FFFFFFF0 in
+# this bench, every directed case, short random runs (+no_backdoor: the counters are not walked);
+# mutant 1 must be caught. Not in make test-gate unless C104_GATE=yes: its synthesis and build are
+# long (tb/README.md, "Gate-level lockstep").
+C104_GATE        ?= no
+C104_GATE_CYCLES ?= 10000
+c104.gate        = $(C104_GATE)
+c104.gate_runs   = $(call c104_runs,random,$(GATE_SEEDS),$(C104_GATE_CYCLES))
+c104.gate_mutant = 1
