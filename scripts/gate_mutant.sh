@@ -16,7 +16,9 @@ for r in "$@"; do
   case $rc in
     0) ;;
     1) echo "gate mutant $k ($desc) killed by: $r"
-       echo "$out" | grep -m1 -E 'mismatch|FAILED' || echo "$out" | tail -1
+       # the first mismatch line (if a compare failed, not a check) and the verdict
+       echo "$out" | grep -m1 'MISMATCH'
+       echo "$out" | grep -m1 'FAILED' || echo "$out" | tail -1
        exit 0 ;;
     *) echo "gate_mutant: $bin $r: exit $rc (not a lockstep failure)"; echo "$out" | tail -5; exit 1 ;;
   esac
