@@ -95,6 +95,8 @@ help:
 	@echo "MP1_RM_RTL/TOP/CMP_REGS, MP1_PLANE_RTL/TOP, MP1_CHIP_RTL/TOP/CMP_REGS, MP1_MESH_RTL, MESH_KX/KY,"
 	@echo "MP1_AWF  the MP1 levels"
 	@echo "C104_RTL=... C104_TOP=... C104_CMP_REGS=0|1 C104_TRACE=0|1  the C104 RTL"
+	@echo "make gate-BLK GATE_NETLIST=\"netlist.v [cells.v]\" [BLK_TOP=...]  your post-synthesis netlist (README"
+	@echo "                \"Checking your own netlist\"); C104_GATE=yes: the C104's gate targets too"
 	@echo "Seeds and cycles: RANDOM_SEEDS FAULT_SEEDS RANDOM_CYCLES DSLINK_BP3_*, MP1_SEEDS MP1_CYCLES"
 	@echo "MP1_MESH_SEEDS MP1_MESH_CYCLES AWF2_SEEDS AWF2_CYCLES AWF2_MESH_SEEDS, C104_*SEEDS C104_CYCLES"
 	@echo "C104_BIT_CYCLES, C104_NET_SEEDS C104_NET_CYCLES (tb/<block>.mk)"
@@ -273,6 +275,9 @@ test-unit: $(addprefix unit-,$(UNIT_NAMES)) unit-cli
 #   cov_rtl cov_kind cov_skip cov_runs   coverage: bind files, Verilator coverage kind, cases
 #                           left out, seeded runs (default runs)
 #   ymut_*                  make mutants-yosys: see below
+#   gate gate_skip gate_runs gate_mutant   yes: the gate-level lockstep (gate_rules below); the
+#                           cases it leaves out besides skip, its seeded runs, the mutant of
+#                           `mutants` whose netlist must fail
 # test-ID runs every case `BIN --list` names (one a line, the name first), but the seeded modes
 # and the skipped ones, then the seeded runs; mutants-ID, coverage-BLOCK and mutants-yosys run the
 # same cases.
