@@ -416,9 +416,8 @@ gate-mutant-$(1): $(BUILD)/gate/$(1)_mut/vl/$($(1).prefix)
 endef
 # The Yosys chparam commands for the -GName=VALUE of a Verilator option list, on module TOP.
 gate_chparam = $(foreach g,$(filter -G%,$(1)),chparam -set $(subst =, ,$(patsubst -G%,%,$(subst \,,$(g)))) $(2);)
-# Netlist builds: the slow (constructor) files at -O0, the rest at -O1 (half the build time,
-# the runs as fast).
-GATE_VFLAGS := -MAKEFLAGS "OPT_SLOW=-O0 OPT_FAST=-O1"
+# Netlist builds: g++'s levels as every Verilator build's (VL_OPT above).
+GATE_VFLAGS := -MAKEFLAGS "$(VL_OPT)"
 # The gate runs' seeds (each .mk sets its cycles: BLK_GATE_CYCLES): seconds of running in make test.
 GATE_SEEDS       ?= 1 2
 GATE_FAULT_SEEDS ?= 3
