@@ -434,7 +434,7 @@ $(BUILD)/synth/$(1).log: $$($(1).rtl)
 $(1).cov_bin := $(COV_DIR)/$(1)/$($(1).prefix)
 $(COV_DIR)/$(1)/config.stamp: STAMP = $$(call build_stamp,$(1)) $$($(1).cov_rtl) $$($(1).cov_kind)
 $(COV_DIR)/$(1)/$($(1).prefix): $(COV_DIR)/$(1)/config.stamp $$($(1).tb) $$($(1).deps) $$(TB_DEPS) $$($(1).rtl) $$($(1).cov_rtl)
-	$$(call vl_build,$$($(1).prefix),$$($(1).top),$$(@D),$$($(1).rtl) $$($(1).cov_rtl),$$($(1).tb),$$(or $$($(1).cov_kind),--coverage) $$(COV_MAKEFLAGS) $$($(1).vflags),$$($(1).cflags))
+	$$(call vl_build,$$($(1).prefix),$$($(1).top),$$(@D),$$($(1).rtl) $$($(1).cov_rtl),$$($(1).tb),$$(or $$($(1).cov_kind),--coverage) $$($(1).vflags),$$($(1).cflags))
 coverage-$(1): $(COV_DIR)/$(1)/$($(1).prefix)
 	@$$(call id_cases,$$<,$(1),$$($(1).cov_skip)); scripts/coverage.sh $(1) $$< "$$$${runs[@]}" $$(or $$($(1).cov_runs),$$($(1).runs))
 endef
@@ -451,9 +451,8 @@ endef
 # Coverage builds (docs/coverage.md): --coverage and the coverpoint bind files of tb/cov/, into
 # build/cov/<blk>/; each run its own .dat (scripts/coverage.sh). The coverage points make the
 # Slow (initialisation) files huge: at -O2 one of them takes gcc half an hour on the chip and the
-# switch; run once, they need no optimisation.
+# switch; run once, they need no optimisation (vl_build's VL_OPT compiles them at -O0).
 COV_DIR := $(BUILD)/cov
-COV_MAKEFLAGS := -MAKEFLAGS OPT_SLOW=-O0
 
 $(foreach b,$(BLOCKS),$(eval $(call block_rules,$(b))))
 $(foreach i,$(BUILD_IDS),$(eval $(call build_rules,$(i))))
@@ -524,9 +523,6 @@ BLOCK ?= dslink
 N     ?= 200
 SEED  ?= 1
 YMUT_DIR := $(BUILD)/ymut/$(BLOCK)
-# The slow (constructor, initial) files at -O0, as the coverage builds: the big blocks' builds
-# otherwise take most of the time in g++.
-YMUT_VFLAGS := -MAKEFLAGS OPT_SLOW=-O0
 YMUT_BIN := $(YMUT_DIR)/vl/$($(BLOCK).prefix)
 # The block's mutant runs: every listed case but the skipped ones, then its seeded mutant runs.
 ymut_runs = $(call id_cases,$(YMUT_BIN),$(BLOCK)); runs+=($($(BLOCK).mut_runs))
@@ -539,7 +535,7 @@ $(YMUT_DIR)/netlist.v: $(YMUT_DIR)/config.stamp scripts/mutants_yosys.sh $($(BLO
 
 $(YMUT_BIN): $(YMUT_DIR)/netlist.v $($(BLOCK).tb) $($(BLOCK).deps) $(TB_DEPS) $($(BLOCK).ymut_lib)
 	@mkdir -p $(@D)
-	$(call vl_build,$($(BLOCK).prefix),$($(BLOCK).top),$(@D),$(YMUT_DIR)/wrapper.sv $(YMUT_DIR)/netlist.v $(YMUT_DIR)/backdoor.vlt $($(BLOCK).ymut_lib),$($(BLOCK).tb),$(YMUT_VFLAGS) $($(BLOCK).vflags),$($(BLOCK).cflags))
+	$(call vl_build,$($(BLOCK).prefix),$($(BLOCK).top),$(@D),$(YMUT_DIR)/wrapper.sv $(YMUT_DIR)/netlist.v $(YMUT_DIR)/backdoor.vlt $($(BLOCK).ymut_lib),$($(BLOCK).tb),$($(BLOCK).vflags),$($(BLOCK).cflags))
 
 mutants-yosys: $(YMUT_BIN)
 	@$(ymut_runs); SEED=$(SEED) YMUT_LIB="$($(BLOCK).ymut_lib)" MADPOST_BACKDOOR_MAP=$(CURDIR)/$(YMUT_DIR)/backdoor.map \

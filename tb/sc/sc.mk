@@ -55,7 +55,7 @@ define sc_vl_build
 	@echo "== verilator --sc: building $(2) ($(1)) in $(3)"
 	@mkdir -p $(3); rm -f $@
 	verilator --sc --exe --build -j $(JOBS) --prefix $(1) --top-module $(2) -Wno-fatal -O3 \
-	  --x-assign fast --x-initial fast $(6) -Mdir $(3) -MAKEFLAGS "OPT_SLOW=-O0 OPT_FAST=-O1" \
+	  --x-assign fast --x-initial fast $(6) -Mdir $(3) -MAKEFLAGS "$(VL_OPT)" \
 	  -CFLAGS "-std=gnu++17 -I$(CURDIR)/include -I$(CURDIR)/tb" \
 	  -LDFLAGS "$(CURDIR)/$(LIB) -lsystemc" \
 	  $(4) $(CURDIR)/$(5) > $(3)/build.log 2>&1 || { tail -40 $(3)/build.log; exit 1; }
